@@ -1,0 +1,144 @@
+package dev.slotwise.autoconfigure;
+
+import java.time.Duration;
+
+import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
+import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
+import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
+import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
+import dev.slotwise.metrics.TopologyMeters;
+import dev.slotwise.topology.JedisTopology;
+import dev.slotwise.topology.LettuceTopology;
+import dev.slotwise.topology.TopologyObserver;
+import dev.slotwise.topology.TopologySettings;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.builders.ClusterClientBuilder;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Slotwise's cluster topology: the randomized, cached, single-flight provider for Jedis; sampled refresh sources,
+ * refresh options and a cached converted topology for Lettuce; and their meters. Backs off with
+ * {@code slotwise.topology.enabled=false}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnBooleanProperty(name = "slotwise.topology.enabled", matchIfMissing = true)
+class SlotwiseTopologyConfiguration {
+
+	static final String LETTUCE_REFRESH_PERIOD = "spring.data.redis.lettuce.cluster.refresh.period";
+
+	private static TopologyObserver observer(ObjectProvider<TopologyObservers> observers, String client) {
+		TopologyObservers available = observers.getIfAvailable();
+		return (available != null) ? available.forClient(client) : TopologyObserver.NONE;
+	}
+
+	private static TopologySettings settings(SlotwiseProperties.Topology topology, TopologyObserver observer) {
+		return new TopologySettings(topology.getCacheTtl(), topology.isPreferReplicas(), topology.getInitialTimeout(),
+				observer);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ Jedis.class, JedisConnectionFactory.class })
+	static class JedisTopologyConfiguration {
+
+		@Bean
+		@Order(-100)
+		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisTopologyCustomizer(SlotwiseProperties properties,
+				ObjectProvider<TopologyObservers> observers) {
+			SlotwiseProperties.Topology topology = properties.getTopology();
+			return (factory) -> customize(factory, topology, observer(observers, SlotwiseJedisConfiguration.CLIENT));
+		}
+
+		private static void customize(SlotwiseJedisConnectionFactory factory, SlotwiseProperties.Topology topology,
+				TopologyObserver observer) {
+			TopologySettings settings = settings(topology, observer);
+			factory.setTopologyProviderFactory((client) -> JedisTopology.provider(client, settings));
+			Duration period = topology.getPeriodicRefresh();
+			if (!period.isZero()) {
+				// Jedis's own refresh keeps its slot cache (CLUSTER SLOTS, one random node) current between MOVED
+				// replies; it runs on the client's own thread, closed with the client.
+				factory.addClientBuilderCustomizer((builder) -> {
+					if (builder instanceof ClusterClientBuilder<?> cluster) {
+						cluster.topologyRefreshPeriod(period);
+					}
+				});
+			}
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ RedisClient.class, LettuceConnectionFactory.class })
+	static class LettuceTopologyConfiguration {
+
+		@Bean
+		@Order(-100)
+		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceTopologyCustomizer(SlotwiseProperties properties,
+				ObjectProvider<TopologyObservers> observers, Environment environment) {
+			SlotwiseProperties.Topology topology = properties.getTopology();
+			// An explicit Spring Boot refresh period wins over ours.
+			Duration period = environment.containsProperty(LETTUCE_REFRESH_PERIOD) ? null
+					: topology.getPeriodicRefresh();
+			return (factory) -> customize(factory, topology, period,
+					observer(observers, SlotwiseLettuceConfiguration.CLIENT));
+		}
+
+		private static void customize(SlotwiseLettuceConnectionFactory factory, SlotwiseProperties.Topology topology,
+				@Nullable Duration period, TopologyObserver observer) {
+			factory.setClusterClientCreator((resources, initialUris, options) -> {
+				RedisClusterClient client = LettuceTopology.samplingClient(resources, initialUris,
+						topology.getRefreshSources(), topology.isPreferReplicas(), observer);
+				client.setOptions(options.mutate()
+					.topologyRefreshOptions(LettuceTopology.refreshOptions(options.getTopologyRefreshOptions(), period))
+					.build());
+				return client;
+			});
+			factory.setTopologyProviderDecorator((provider) -> LettuceTopology.cachingProvider(provider,
+					(RedisClusterClient) factory.getRequiredNativeClient(), observer));
+		}
+
+	}
+
+	/**
+	 * Topology meters, when Micrometer is present and {@code slotwise.metrics.enabled} is not false. The registry
+	 * is looked up when a connection factory is customized rather than with {@code @ConditionalOnBean}, which would
+	 * depend on Slotwise's auto-configuration running after the registry's.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	@ConditionalOnBooleanProperty(name = "slotwise.metrics.enabled", matchIfMissing = true)
+	static class TopologyMetersConfiguration {
+
+		@Bean
+		TopologyObservers slotwiseTopologyObservers(ObjectProvider<MeterRegistry> registry) {
+			return (client) -> {
+				MeterRegistry available = registry.getIfUnique();
+				return (available != null) ? new TopologyMeters(available, client) : TopologyObserver.NONE;
+			};
+		}
+
+	}
+
+	/**
+	 * The observer for each client's topology; a bean only when meters are on.
+	 */
+	@FunctionalInterface
+	interface TopologyObservers {
+
+		TopologyObserver forClient(String client);
+
+	}
+
+}

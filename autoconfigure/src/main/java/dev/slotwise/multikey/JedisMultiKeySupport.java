@@ -1,0 +1,107 @@
+package dev.slotwise.multikey;
+
+import java.util.function.UnaryOperator;
+
+import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
+import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
+import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.RedisClusterClient;
+
+import org.springframework.data.redis.connection.ClusterTopologyProvider;
+import org.springframework.data.redis.connection.jedis.JedisClusterConnection;
+
+/**
+ * Puts slot-aware parallel multi-key commands into a {@link SlotwiseJedisConnectionFactory}.
+ */
+public final class JedisMultiKeySupport {
+
+	private JedisMultiKeySupport() {
+	}
+
+	/**
+	 * Returns a customizer that makes every cluster connection of the factory run cross-slot {@code mGet},
+	 * {@code mSet}, {@code del}, {@code unlink} and {@code exists} on the engine.
+	 * @param settings the engine's limits
+	 * @param executor the threads node batches run on; owned by the caller, who closes it
+	 * @return the customizer
+	 */
+	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyExecutor executor) {
+		return customizer(settings, executor, MultiKeyObserver.NONE);
+	}
+
+	/**
+	 * Returns a customizer like {@link #customizer(MultiKeySettings, MultiKeyExecutor)} whose engine reports to an
+	 * observer.
+	 * @param settings the engine's limits
+	 * @param executor the threads node batches run on; owned by the caller, who closes it
+	 * @param observer sees each cross-slot call and redirect
+	 * @return the customizer
+	 */
+	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyExecutor executor, MultiKeyObserver observer) {
+		if (observer == null) {
+			throw new IllegalArgumentException("'observer' must not be null");
+		}
+		if (settings == null) {
+			throw new IllegalArgumentException("'settings' must not be null");
+		}
+		if (executor == null) {
+			throw new IllegalArgumentException("'executor' must not be null");
+		}
+		return (factory) -> factory.setClusterConnectionPostProcessor(new ConnectionReplacer(factory, settings,
+				executor, observer));
+	}
+
+	/**
+	 * Hands out a {@link SlotwiseJedisClusterConnection} over the same client, topology provider and command
+	 * executor in place of the connection Spring Data Redis built (which holds no resources of its own).
+	 */
+	private static final class ConnectionReplacer implements UnaryOperator<JedisClusterConnection> {
+
+		private final SlotwiseJedisConnectionFactory factory;
+
+		private final MultiKeySettings settings;
+
+		private final MultiKeyExecutor executor;
+
+		private final MultiKeyObserver observer;
+
+		private volatile @Nullable Engine engine;
+
+		ConnectionReplacer(SlotwiseJedisConnectionFactory factory, MultiKeySettings settings, MultiKeyExecutor executor,
+				MultiKeyObserver observer) {
+			this.factory = factory;
+			this.settings = settings;
+			this.executor = executor;
+			this.observer = observer;
+		}
+
+		@Override
+		public JedisClusterConnection apply(JedisClusterConnection connection) {
+			RedisClusterClient client = this.factory.getRequiredClusterClient();
+			ClusterTopologyProvider topologyProvider = this.factory.getRequiredTopologyProvider();
+			return new SlotwiseJedisClusterConnection(client, this.factory.getRequiredCommandExecutor(),
+					topologyProvider, engine(client, topologyProvider));
+		}
+
+		/**
+		 * One engine per factory start: a restarted factory has a new client and topology provider.
+		 */
+		private MultiKeyEngine engine(RedisClusterClient client, ClusterTopologyProvider topologyProvider) {
+			Engine current = this.engine;
+			if (current == null || current.client != client || current.topologyProvider != topologyProvider) {
+				current = new Engine(client, topologyProvider, new MultiKeyEngine(
+						new JedisNodeTransport(client, topologyProvider, this.executor.executor()), this.settings,
+						this.observer));
+				this.engine = current;
+			}
+			return current.engine;
+		}
+
+	}
+
+	private record Engine(RedisClusterClient client, ClusterTopologyProvider topologyProvider, MultiKeyEngine engine) {
+	}
+
+}

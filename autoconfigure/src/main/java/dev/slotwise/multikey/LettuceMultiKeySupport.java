@@ -1,0 +1,94 @@
+package dev.slotwise.multikey;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
+import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
+import dev.slotwise.topology.RefreshableTopologyProvider;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
+
+/**
+ * Puts slot-aware parallel multi-key commands into a {@link SlotwiseLettuceConnectionFactory}.
+ */
+public final class LettuceMultiKeySupport {
+
+	private LettuceMultiKeySupport() {
+	}
+
+	/**
+	 * Returns a customizer that makes every cluster connection of the factory run cross-slot {@code mGet},
+	 * {@code mSet}, {@code del}, {@code unlink} and {@code exists} on the engine, over Lettuce's own node connections
+	 * (no extra threads or connections).
+	 * @param settings the engine's limits
+	 * @return the customizer
+	 */
+	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings) {
+		return customizer(settings, MultiKeyObserver.NONE);
+	}
+
+	/**
+	 * Returns a customizer like {@link #customizer(MultiKeySettings)} whose engine reports to an observer.
+	 * @param settings the engine's limits
+	 * @param observer sees each cross-slot call and redirect
+	 * @return the customizer
+	 */
+	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyObserver observer) {
+		if (observer == null) {
+			throw new IllegalArgumentException("'observer' must not be null");
+		}
+		if (settings == null) {
+			throw new IllegalArgumentException("'settings' must not be null");
+		}
+		return (factory) -> {
+			PartitionRefresher refresher = new PartitionRefresher(factory);
+			factory.setClusterConnectionCreator((shared, provider, topologyProvider, executor,
+					timeout) -> new SlotwiseLettuceClusterConnection(shared, provider, topologyProvider, executor,
+							timeout, (connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, () -> {
+								if (topologyProvider instanceof RefreshableTopologyProvider refreshable) {
+									refreshable.invalidate();
+								}
+								refresher.refresh();
+							}), settings, observer)));
+		};
+	}
+
+	/**
+	 * Asks Lettuce to reload its partitions after a {@code MOVED} reply or a node failure seen by the engine: at most
+	 * one reload in flight and at most one per second, so that a burst of redirects cannot storm the cluster.
+	 */
+	static final class PartitionRefresher {
+
+		private static final long MIN_INTERVAL = TimeUnit.SECONDS.toNanos(1);
+
+		private final SlotwiseLettuceConnectionFactory factory;
+
+		private final AtomicBoolean refreshing = new AtomicBoolean();
+
+		private final AtomicLong last = new AtomicLong(System.nanoTime() - MIN_INTERVAL);
+
+		PartitionRefresher(SlotwiseLettuceConnectionFactory factory) {
+			this.factory = factory;
+		}
+
+		void refresh() {
+			long now = System.nanoTime();
+			if (now - this.last.get() < MIN_INTERVAL || !this.refreshing.compareAndSet(false, true)) {
+				return;
+			}
+			this.last.set(now);
+			AbstractRedisClient client = this.factory.getNativeClient();
+			if (client instanceof RedisClusterClient cluster) {
+				cluster.refreshPartitionsAsync().whenComplete((ignored, failure) -> this.refreshing.set(false));
+			}
+			else {
+				this.refreshing.set(false);
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,146 @@
+package dev.slotwise.autoconfigure;
+
+import java.time.Duration;
+
+import dev.slotwise.multikey.MultiKeyExecutor;
+import dev.slotwise.multikey.MultiKeySettings;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Wiring of the multi-key engine: beans, back-off and property validation. No Redis is contacted.
+ */
+class SlotwiseMultiKeyConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class));
+
+	@Test
+	void providesSettingsExecutorAndCustomizersForBothClients() {
+		this.runner.run((context) -> {
+			assertThat(context).hasSingleBean(MultiKeySettings.class);
+			assertThat(context).hasSingleBean(MultiKeyExecutor.class);
+			assertThat(context).hasBean("slotwiseJedisMultiKeyCustomizer");
+			assertThat(context).hasBean("slotwiseLettuceMultiKeyCustomizer");
+		});
+	}
+
+	@Test
+	void defaultsMatchTheDocumentedValues() {
+		this.runner.run((context) -> {
+			assertThat(context.getBean(MultiKeySettings.class)).isEqualTo(MultiKeySettings.DEFAULTS);
+			assertThat(context.getBean(MultiKeyExecutor.class).maxThreads())
+				.isEqualTo(Runtime.getRuntime().availableProcessors() * 4);
+		});
+	}
+
+	@Test
+	void bindsProperties() {
+		this.runner
+			.withPropertyValues("slotwise.multikey.max-keys-per-command=100",
+					"slotwise.multikey.max-commands-per-pipeline=50", "slotwise.multikey.timeout=750ms",
+					"slotwise.multikey.max-redirects=2", "slotwise.executor.threads=3")
+			.run((context) -> {
+				assertThat(context.getBean(MultiKeySettings.class))
+					.isEqualTo(new MultiKeySettings(100, 50, Duration.ofMillis(750), 2));
+				assertThat(context.getBean(MultiKeyExecutor.class).maxThreads()).isEqualTo(3);
+			});
+	}
+
+	@Test
+	void backsOffWhenMultiKeyIsDisabled() {
+		this.runner.withPropertyValues("slotwise.multikey.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(MultiKeySettings.class);
+			assertThat(context).doesNotHaveBean(MultiKeyExecutor.class);
+			assertThat(context).doesNotHaveBean("slotwiseJedisMultiKeyCustomizer");
+			assertThat(context).doesNotHaveBean("slotwiseLettuceMultiKeyCustomizer");
+		});
+	}
+
+	@Test
+	void backsOffWhenSlotwiseIsDisabled() {
+		this.runner.withPropertyValues("slotwise.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(MultiKeySettings.class);
+			assertThat(context).doesNotHaveBean(MultiKeyExecutor.class);
+		});
+	}
+
+	@Test
+	void withoutJedisThereIsNoExecutorButLettuceIsCustomized() {
+		this.runner.withClassLoader(new FilteredClassLoader(Jedis.class)).run((context) -> {
+			assertThat(context).doesNotHaveBean(MultiKeyExecutor.class);
+			assertThat(context).hasBean("slotwiseLettuceMultiKeyCustomizer");
+		});
+	}
+
+	@Test
+	void userSettingsWin() {
+		this.runner.withUserConfiguration(UserSettings.class).run((context) -> {
+			assertThat(context.getBean(MultiKeySettings.class).maxKeysPerCommand()).isEqualTo(7);
+		});
+	}
+
+	@Test
+	void executorShutsDownWithTheContext() {
+		MultiKeyExecutor[] executor = new MultiKeyExecutor[1];
+		this.runner.run((context) -> executor[0] = context.getBean(MultiKeyExecutor.class));
+		assertThat(executor[0].isShutdown()).isTrue();
+	}
+
+	@Test
+	void nonPositiveMaxKeysPerCommandFailsNamingTheProperty() {
+		assertFailsNaming("slotwise.multikey.max-keys-per-command=0", "slotwise.multikey.max-keys-per-command");
+	}
+
+	@Test
+	void nonPositiveMaxCommandsPerPipelineFailsNamingTheProperty() {
+		assertFailsNaming("slotwise.multikey.max-commands-per-pipeline=0",
+				"slotwise.multikey.max-commands-per-pipeline");
+	}
+
+	@Test
+	void zeroTimeoutFailsNamingTheProperty() {
+		assertFailsNaming("slotwise.multikey.timeout=0s", "slotwise.multikey.timeout");
+	}
+
+	@Test
+	void negativeMaxRedirectsFailsNamingTheProperty() {
+		assertFailsNaming("slotwise.multikey.max-redirects=-1", "slotwise.multikey.max-redirects");
+	}
+
+	@Test
+	void zeroThreadsFailsNamingTheProperty() {
+		assertFailsNaming("slotwise.executor.threads=0", "slotwise.executor.threads");
+	}
+
+	@Test
+	void zeroQueueCapacityFailsNamingTheProperty() {
+		assertFailsNaming("slotwise.executor.queue-capacity=0", "slotwise.executor.queue-capacity");
+	}
+
+	private void assertFailsNaming(String property, String name) {
+		this.runner.withPropertyValues(property).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(name);
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserSettings {
+
+		@Bean
+		MultiKeySettings userMultiKeySettings() {
+			return new MultiKeySettings(7, 10, Duration.ofSeconds(1), 1);
+		}
+
+	}
+
+}

@@ -1,0 +1,93 @@
+package dev.slotwise.test.cluster;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.Container.ExecResult;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.utility.DockerImageName;
+
+/**
+ * Runs every node inside one Redis container that shares the host's network, so nodes announce loopback addresses
+ * the tests can reach, exactly as local processes do. Used only when no {@code redis-server} binary is installed
+ * but a Docker engine is reachable.
+ */
+final class DockerLauncher implements NodeLauncher {
+
+	private static final DockerImageName IMAGE = DockerImageName.parse("redis:7.4");
+
+	private GenericContainer<?> container;
+
+	/**
+	 * Tells whether Testcontainers is on the class path and a Docker engine answers.
+	 * @return whether this launcher can run
+	 */
+	static boolean isAvailable() {
+		try {
+			Class.forName("org.testcontainers.DockerClientFactory", false, DockerLauncher.class.getClassLoader());
+			return DockerClientFactory.instance().isDockerAvailable();
+		}
+		catch (ClassNotFoundException | LinkageError ex) {
+			return false;
+		}
+	}
+
+	@Override
+	@SuppressWarnings("resource")
+	public void start(List<Integer> ports) {
+		String script = ports.stream().map(DockerLauncher::serverCommand).collect(Collectors.joining(" && "))
+				+ " && sleep infinity";
+		this.container = new GenericContainer<>(IMAGE).withNetworkMode("host").withCommand("sh", "-c", script);
+		this.container.start();
+		for (int port : ports) {
+			exec("until redis-cli -p " + port + " ping; do sleep 0.1; done");
+		}
+	}
+
+	@Override
+	public void kill(int port) {
+		exec("redis-cli -p " + port + " shutdown nosave || true");
+	}
+
+	@Override
+	public void restart(int port) {
+		exec(serverCommand(port) + " && until redis-cli -p " + port + " ping; do sleep 0.1; done");
+	}
+
+	@Override
+	public void close() {
+		if (this.container != null) {
+			this.container.stop();
+		}
+	}
+
+	@Override
+	public String describe() {
+		return "redis-server processes in a " + IMAGE + " container (host network)";
+	}
+
+	private static String serverCommand(int port) {
+		return "mkdir -p /data/" + port + " && redis-server --port " + port + " --bind 127.0.0.1 --cluster-enabled yes"
+				+ " --cluster-config-file nodes.conf --cluster-node-timeout 1500 --dir /data/" + port
+				+ " --save '' --appendonly no --protected-mode no --daemonize yes --logfile redis.log";
+	}
+
+	private void exec(String command) {
+		try {
+			ExecResult result = this.container.execInContainer("sh", "-c", command);
+			if (result.getExitCode() != 0) {
+				throw new IllegalStateException("'" + command + "' failed in the Redis container: " + result.getStderr());
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Could not run '" + command + "' in the Redis container", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while running '" + command + "' in the Redis container", ex);
+		}
+	}
+
+}

@@ -1,0 +1,39 @@
+package dev.slotwise.test.cluster;
+
+import java.util.List;
+
+/**
+ * Starts and stops the {@code redis-server} processes behind a {@link RedisTestCluster}. Forming the cluster is
+ * the same for every launcher and is done by {@link RedisTestCluster}.
+ */
+interface NodeLauncher extends AutoCloseable {
+
+	/**
+	 * Starts one cluster-enabled, empty {@code redis-server} per port and returns once each accepts commands.
+	 * @param ports the client ports; each port and port + 10000 were free when chosen
+	 */
+	void start(List<Integer> ports);
+
+	/**
+	 * Stops one node abruptly (as a crash would), leaving the others running.
+	 * @param port the node's port
+	 */
+	void kill(int port);
+
+	/**
+	 * Starts a node again that {@link #kill(int)} stopped, with the cluster state it had saved.
+	 * @param port the node's port
+	 */
+	void restart(int port);
+
+	/** Stops every process this launcher started, and only those. */
+	@Override
+	void close();
+
+	/**
+	 * Describes the launcher for messages.
+	 * @return a short description
+	 */
+	String describe();
+
+}

@@ -1,0 +1,544 @@
+package dev.slotwise.test.cluster;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
+
+/**
+ * A real Redis Cluster of {@code redis-server} processes on loopback, for tests, samples and benchmarks.
+ * <p>
+ * {@link #start(ClusterShape)} picks free ports (never 6379), starts the nodes, assigns the hash slots in equal
+ * ranges to the masters, joins the replicas, and returns once every node reports {@code cluster_state:ok}, knows
+ * every other node and every replica's link is up. {@link #close()} stops exactly the processes it started; a JVM
+ * shutdown hook does the same when a test run ends without closing it.
+ * <p>
+ * Server-side truth for assertions comes from the helpers here: {@code INFO commandstats}, {@code CLIENT LIST} and
+ * {@code CLUSTER NODES}, read over admin connections named {@value #ADMIN_CLIENT_NAME}.
+ */
+public final class RedisTestCluster implements AutoCloseable {
+
+	/** The client name of the connections this class opens, so that tests can leave them out of counts. */
+	public static final String ADMIN_CLIENT_NAME = "slotwise-test-admin";
+
+	private static final int SLOTS = 16384;
+
+	private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(60);
+
+	private final ClusterShape shape;
+
+	private final NodeLauncher launcher;
+
+	private final List<RedisNode> nodes;
+
+	private final Map<RedisNode, Jedis> admins = new LinkedHashMap<>();
+
+	private final Set<RedisNode> killed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+	private final Thread shutdownHook;
+
+	private volatile boolean closed;
+
+	private RedisTestCluster(ClusterShape shape, NodeLauncher launcher, List<RedisNode> nodes) {
+		this.shape = shape;
+		this.launcher = launcher;
+		this.nodes = List.copyOf(nodes);
+		this.shutdownHook = new Thread(this::stopProcesses, "slotwise-test-cluster-shutdown");
+		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
+	}
+
+	/**
+	 * Starts and forms a cluster of the given shape.
+	 * @param shape the number of masters and replicas
+	 * @return the running cluster, healthy
+	 * @throws IllegalStateException when neither {@code redis-server} nor a Docker engine is available, or the
+	 * cluster does not form in time
+	 */
+	public static RedisTestCluster start(ClusterShape shape) {
+		return start(shape, chooseLauncher());
+	}
+
+	static RedisTestCluster start(ClusterShape shape, NodeLauncher launcher) {
+		List<Integer> ports = freePorts(shape.size());
+		RedisTestCluster cluster = new RedisTestCluster(shape, launcher,
+				ports.stream().map((port) -> new RedisNode("127.0.0.1", port)).toList());
+		try {
+			launcher.start(ports);
+			cluster.form();
+			return cluster;
+		}
+		catch (RuntimeException ex) {
+			cluster.close();
+			throw new IllegalStateException("Could not start a " + shape + " Redis Cluster with "
+					+ launcher.describe() + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	private static NodeLauncher chooseLauncher() {
+		var executable = LocalProcessLauncher.findExecutable();
+		if (executable.isPresent()) {
+			return new LocalProcessLauncher(executable.get());
+		}
+		if (DockerLauncher.isAvailable()) {
+			return new DockerLauncher();
+		}
+		throw new IllegalStateException("The real-cluster tests need redis-server (none on PATH, in /usr/bin or "
+				+ "/usr/local/bin, and SLOTWISE_REDIS_SERVER is not set) or a running Docker engine (none answered). "
+				+ "Install it with 'apt-get install -y redis-server' (Debian/Ubuntu) or 'brew install redis' (macOS).");
+	}
+
+	/**
+	 * Picks ports whose client port and cluster bus port (+10000) are both free, away from 6379.
+	 */
+	private static List<Integer> freePorts(int count) {
+		Set<Integer> chosen = new HashSet<>();
+		List<Integer> ports = new ArrayList<>();
+		int attempts = 0;
+		while (ports.size() < count) {
+			if (++attempts > 10_000) {
+				throw new IllegalStateException("Could not find " + count + " free port pairs");
+			}
+			int port = ThreadLocalRandom.current().nextInt(20_000, 30_000);
+			if (port == 6379 || chosen.contains(port) || !isFree(port) || !isFree(port + 10_000)) {
+				continue;
+			}
+			chosen.add(port);
+			ports.add(port);
+		}
+		Collections.sort(ports);
+		return ports;
+	}
+
+	private static boolean isFree(int port) {
+		try (ServerSocket socket = new ServerSocket(port)) {
+			socket.setReuseAddress(true);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	private void form() {
+		List<RedisNode> masters = this.nodes.subList(0, this.shape.masters());
+		for (int i = 0; i < masters.size(); i++) {
+			int first = i * SLOTS / masters.size();
+			int last = (i + 1) * SLOTS / masters.size() - 1;
+			withAdmin(masters.get(i), (jedis) -> jedis.clusterAddSlotsRange(first, last));
+		}
+		RedisNode seed = this.nodes.get(0);
+		for (RedisNode node : this.nodes.subList(1, this.nodes.size())) {
+			withAdmin(seed, (jedis) -> jedis.clusterMeet(node.host(), node.port()));
+		}
+		await("every node to know all " + this.nodes.size() + " nodes", () -> this.nodes.stream()
+			.allMatch((node) -> knownNodes(node) == this.nodes.size()), this::describeState);
+		for (int r = 0; r < this.shape.masters() * this.shape.replicasPerMaster(); r++) {
+			RedisNode replica = this.nodes.get(this.shape.masters() + r);
+			String masterId = withAdmin(masters.get(r % masters.size()), Jedis::clusterMyId);
+			withAdmin(replica, (jedis) -> jedis.clusterReplicate(masterId));
+		}
+		awaitHealthy();
+	}
+
+	private long knownNodes(RedisNode node) {
+		return clusterNodes(node).stream().filter((line) -> !line.contains("handshake") && !line.contains("noaddr"))
+			.count();
+	}
+
+	/**
+	 * Waits until every running node reports {@code cluster_state:ok}, sees the expected number of masters with
+	 * all slots covered, and every replica's link to its master is up.
+	 */
+	public void awaitHealthy() {
+		awaitHealthy(FORMATION_TIMEOUT);
+	}
+
+	/**
+	 * Waits like {@link #awaitHealthy()} with a given timeout.
+	 * @param timeout how long to wait
+	 */
+	public void awaitHealthy(Duration timeout) {
+		await("the cluster to be healthy", () -> isHealthy(), this::describeState, timeout);
+	}
+
+	private boolean isHealthy() {
+		try {
+			for (RedisNode node : this.nodes) {
+				if (!withAdmin(node, Jedis::clusterInfo).contains("cluster_state:ok")) {
+					return false;
+				}
+				List<String> lines = clusterNodes(node);
+				long masters = lines.stream().filter((l) -> l.contains("master") && !l.contains("fail")).count();
+				long replicas = lines.stream().filter((l) -> l.contains("slave") && !l.contains("fail")).count();
+				if (masters != this.shape.masters() || replicas != (long) this.shape.masters() * this.shape.replicasPerMaster()) {
+					return false;
+				}
+				String replication = withAdmin(node, (jedis) -> jedis.info("replication"));
+				if (replication.contains("role:slave") && !replication.contains("master_link_status:up")) {
+					return false;
+				}
+			}
+			return true;
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	private String describeState() {
+		StringBuilder state = new StringBuilder();
+		for (RedisNode node : this.nodes) {
+			state.append(System.lineSeparator()).append(node).append(": ");
+			try {
+				state.append(clusterNodes(node));
+			}
+			catch (RuntimeException ex) {
+				state.append(ex.getMessage());
+			}
+		}
+		return state.toString();
+	}
+
+	/**
+	 * Returns every node, masters first in start-up order.
+	 * @return the nodes
+	 */
+	public List<RedisNode> nodes() {
+		return this.nodes;
+	}
+
+	/**
+	 * Returns the nodes that are masters now, as the first node answering {@code CLUSTER NODES} sees them (roles
+	 * change after a failover). This sends {@code CLUSTER NODES} over an admin connection, which
+	 * {@code INFO commandstats} counts: read roles before {@link #resetStats()} in tests that count that command.
+	 * @return the current masters
+	 */
+	public List<RedisNode> masters() {
+		return nodesWithRole("master");
+	}
+
+	/**
+	 * Returns the nodes that are replicas now; like {@link #masters()}, this sends {@code CLUSTER NODES}.
+	 * @return the current replicas
+	 */
+	public List<RedisNode> replicas() {
+		return nodesWithRole("slave");
+	}
+
+	private List<RedisNode> nodesWithRole(String role) {
+		RuntimeException last = null;
+		for (RedisNode node : this.nodes) {
+			try {
+				Set<Integer> ports = clusterNodes(node).stream()
+					.map((line) -> line.split(" "))
+					.filter((fields) -> Arrays.asList(fields[2].split(",")).contains(role)
+							&& !fields[2].contains("fail"))
+					.map((fields) -> Integer.parseInt(fields[1].substring(fields[1].indexOf(':') + 1).split("[@,]")[0]))
+					.collect(Collectors.toSet());
+				return this.nodes.stream().filter((n) -> ports.contains(n.port())).toList();
+			}
+			catch (RuntimeException ex) {
+				last = ex;
+			}
+		}
+		throw new IllegalStateException("No node answered CLUSTER NODES", last);
+	}
+
+	/**
+	 * Returns the node list in Spring Boot's {@code spring.data.redis.cluster.nodes} format.
+	 * @return comma-separated {@code host:port} of every node
+	 */
+	public String nodesProperty() {
+		return this.nodes.stream().map(RedisNode::address).collect(Collectors.joining(","));
+	}
+
+	/**
+	 * Runs an admin command against one node over a connection named {@value #ADMIN_CLIENT_NAME}.
+	 * @param node the node
+	 * @param command what to run
+	 * @param <T> the result type
+	 * @return the command's result
+	 */
+	public <T> T withAdmin(RedisNode node, Function<Jedis, T> command) {
+		Jedis jedis;
+		synchronized (this.admins) {
+			jedis = this.admins.computeIfAbsent(node, (n) -> new Jedis(new HostAndPort(n.host(), n.port()),
+					DefaultJedisClientConfig.builder().clientName(ADMIN_CLIENT_NAME).timeoutMillis(5000).build()));
+		}
+		synchronized (jedis) {
+			try {
+				return command.apply(jedis);
+			}
+			catch (RuntimeException ex) {
+				synchronized (this.admins) {
+					this.admins.remove(node);
+				}
+				jedis.close();
+				throw ex;
+			}
+		}
+	}
+
+	/**
+	 * Returns the lines of {@code CLUSTER NODES} as one node reports them.
+	 * @param node the node to ask
+	 * @return one line per known node
+	 */
+	public List<String> clusterNodes(RedisNode node) {
+		return withAdmin(node, Jedis::clusterNodes).lines().filter((line) -> !line.isBlank()).toList();
+	}
+
+	/** Deletes every key ({@code FLUSHALL} on every master) and resets every node's statistics. */
+	public void reset() {
+		for (RedisNode master : masters()) {
+			withAdmin(master, Jedis::flushAll);
+		}
+		resetStats();
+	}
+
+	/** Resets {@code INFO commandstats} and the other counters on every running node ({@code CONFIG RESETSTAT}). */
+	public void resetStats() {
+		for (RedisNode node : runningNodes()) {
+			withAdmin(node, Jedis::configResetStat);
+		}
+	}
+
+	/**
+	 * Returns how often one node executed a command since its last reset, from {@code INFO commandstats}.
+	 * @param node the node
+	 * @param command the command as commandstats names it, e.g. {@code get}, {@code ping}, {@code cluster|nodes}
+	 * @return the number of calls, 0 when the command never ran
+	 */
+	public long commandCalls(RedisNode node, String command) {
+		String prefix = "cmdstat_" + command.toLowerCase() + ":";
+		return withAdmin(node, (jedis) -> jedis.info("commandstats")).lines()
+			.filter((line) -> line.startsWith(prefix))
+			.map((line) -> line.substring(prefix.length()).split(",")[0])
+			.map((calls) -> Long.parseLong(calls.substring("calls=".length())))
+			.findFirst()
+			.orElse(0L);
+	}
+
+	/**
+	 * Returns how often each running node executed a command since its last reset.
+	 * @param command the command as commandstats names it
+	 * @return calls per node, in node order
+	 */
+	public Map<RedisNode, Long> commandCallsPerNode(String command) {
+		Map<RedisNode, Long> calls = new LinkedHashMap<>();
+		for (RedisNode node : runningNodes()) {
+			calls.put(node, commandCalls(node, command));
+		}
+		return calls;
+	}
+
+	/**
+	 * Returns how often all running nodes together executed a command since their last reset.
+	 * @param command the command as commandstats names it
+	 * @return the total number of calls
+	 */
+	public long totalCommandCalls(String command) {
+		return commandCallsPerNode(command).values().stream().mapToLong(Long::longValue).sum();
+	}
+
+	/**
+	 * Returns the clients one node reports in {@code CLIENT LIST}, each as its field map.
+	 * @param node the node
+	 * @return the clients, including admin connections
+	 */
+	public List<Map<String, String>> clients(RedisNode node) {
+		return withAdmin(node, Jedis::clientList).lines().filter((line) -> !line.isBlank()).map((line) -> {
+			Map<String, String> fields = new LinkedHashMap<>();
+			for (String pair : line.split(" ")) {
+				int eq = pair.indexOf('=');
+				if (eq > 0) {
+					fields.put(pair.substring(0, eq), pair.substring(eq + 1));
+				}
+			}
+			return fields;
+		}).toList();
+	}
+
+	/**
+	 * Counts one node's connections with a given client name ({@code CLIENT SETNAME}).
+	 * @param node the node
+	 * @param clientName the name the application under test uses
+	 * @return the number of such connections
+	 */
+	public long countClients(RedisNode node, String clientName) {
+		return clients(node).stream().filter((client) -> clientName.equals(client.get("name"))).count();
+	}
+
+	/**
+	 * Kills the connections with a given client name on one node ({@code CLIENT KILL}).
+	 * @param node the node
+	 * @param clientName the name the application under test uses
+	 * @return the number of connections killed
+	 */
+	public long killClients(RedisNode node, String clientName) {
+		long killed = 0;
+		for (Map<String, String> client : clients(node)) {
+			if (clientName.equals(client.get("name"))) {
+				String id = client.get("id");
+				killed += withAdmin(node, (jedis) -> jedis.clientKill(
+						new redis.clients.jedis.params.ClientKillParams().id(id)));
+			}
+		}
+		return killed;
+	}
+
+	/**
+	 * Returns the hash slot the server computes for a key ({@code CLUSTER KEYSLOT}).
+	 * @param key the key
+	 * @return the slot, 0..16383
+	 */
+	public int keySlot(byte[] key) {
+		Object slot = withAdmin(runningNodes().get(0),
+				(jedis) -> jedis.sendCommand(Protocol.Command.CLUSTER, "KEYSLOT".getBytes(), key));
+		return ((Long) slot).intValue();
+	}
+
+	/**
+	 * Returns the master that serves a key now, as {@code CLUSTER NODES} reports it.
+	 * @param key the key
+	 * @return the master owning the key's slot
+	 */
+	public RedisNode masterServing(String key) {
+		return masterServingSlot(keySlot(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+	}
+
+	/**
+	 * Returns the master that serves a hash slot now, as {@code CLUSTER NODES} reports it.
+	 * @param slot the slot
+	 * @return the master owning the slot
+	 */
+	public RedisNode masterServingSlot(int slot) {
+		for (String line : clusterNodes(runningNodes().get(0))) {
+			String[] fields = line.split(" ");
+			if (!fields[2].contains("master") || fields[2].contains("fail")) {
+				continue;
+			}
+			for (int i = 8; i < fields.length; i++) {
+				if (fields[i].startsWith("[")) {
+					continue;
+				}
+				String[] range = fields[i].split("-");
+				int first = Integer.parseInt(range[0]);
+				int last = (range.length > 1) ? Integer.parseInt(range[1]) : first;
+				if (slot >= first && slot <= last) {
+					int port = Integer.parseInt(fields[1].substring(fields[1].indexOf(':') + 1).split("[@,]")[0]);
+					return this.nodes.stream().filter((node) -> node.port() == port).findFirst().orElseThrow();
+				}
+			}
+		}
+		throw new IllegalStateException("No master serves slot " + slot);
+	}
+
+	/**
+	 * Stops one node abruptly, as a crash would. Its admin connection is dropped.
+	 * @param node the node to stop
+	 */
+	public void kill(RedisNode node) {
+		synchronized (this.admins) {
+			Jedis admin = this.admins.remove(node);
+			if (admin != null) {
+				admin.close();
+			}
+		}
+		this.killed.add(node);
+		this.launcher.kill(node.port());
+	}
+
+	/**
+	 * Starts a node again after {@link #kill(RedisNode)}; it rejoins with its saved cluster state.
+	 * @param node the node
+	 */
+	public void restart(RedisNode node) {
+		this.launcher.restart(node.port());
+		this.killed.remove(node);
+	}
+
+	/**
+	 * Returns the nodes not stopped with {@link #kill(RedisNode)}. Deliberately sends no command: a liveness PING
+	 * would show up in the very statistics tests read.
+	 */
+	private List<RedisNode> runningNodes() {
+		return this.nodes.stream().filter((node) -> !this.killed.contains(node)).toList();
+	}
+
+	/**
+	 * Returns the cluster's shape.
+	 * @return the shape it was started with
+	 */
+	public ClusterShape shape() {
+		return this.shape;
+	}
+
+	@Override
+	public void close() {
+		stopProcesses();
+		try {
+			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
+		}
+		catch (IllegalStateException ex) {
+			// The JVM is already shutting down; the hook is running or has run.
+		}
+	}
+
+	private void stopProcesses() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		synchronized (this.admins) {
+			this.admins.values().forEach(Jedis::close);
+			this.admins.clear();
+		}
+		this.launcher.close();
+	}
+
+	private static void await(String what, BooleanSupplier condition, Supplier<String> state) {
+		await(what, condition, state, FORMATION_TIMEOUT);
+	}
+
+	private static void await(String what, BooleanSupplier condition, Supplier<String> state, Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("Timed out after " + timeout.toSeconds() + "s waiting for " + what
+						+ "; cluster as the nodes see it:" + state.get());
+			}
+			try {
+				TimeUnit.MILLISECONDS.sleep(50);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for " + what, ex);
+			}
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "RedisTestCluster" + this.shape + " on " + nodesProperty();
+	}
+
+}

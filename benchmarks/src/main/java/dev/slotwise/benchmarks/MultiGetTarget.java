@@ -1,0 +1,149 @@
+package dev.slotwise.benchmarks;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
+import dev.slotwise.test.cluster.ClusterShape;
+import dev.slotwise.test.cluster.RedisTestCluster;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * One system under test for the multi-get benchmarks, on its own freshly started 3-master cluster: Spring Data Redis
+ * defaults or Slotwise, over Jedis or Lettuce, through the application's {@link StringRedisTemplate}; or Lettuce's
+ * own async cluster {@code mget} with no Spring in between.
+ */
+final class MultiGetTarget implements AutoCloseable {
+
+	static final int KEYSPACE = 20_000;
+
+	private static final int KEY_SETS = 64;
+
+	private final RedisTestCluster cluster;
+
+	private final RedisClusterClient lettuce;
+
+	private final StatefulRedisClusterConnection<String, String> lettuceConnection;
+
+	private final ConfigurableApplicationContext context;
+
+	private final StringRedisTemplate template;
+
+	private final List<List<String>> keySets;
+
+	private final boolean raw;
+
+	private int next;
+
+	MultiGetTarget(String target, int keysPerCall) {
+		this.cluster = RedisTestCluster.start(ClusterShape.DEFAULT);
+		this.lettuce = RedisClusterClient.create(this.cluster.nodes().stream()
+			.map((node) -> RedisURI.create(node.host(), node.port()))
+			.toList());
+		this.lettuceConnection = this.lettuce.connect();
+		this.lettuceConnection.setTimeout(Duration.ofSeconds(30));
+		populate();
+		this.raw = target.equals("lettuce-async");
+		String client = target.endsWith("jedis") ? "jedis" : "lettuce";
+		boolean slotwise = target.startsWith("slotwise");
+		this.context = new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
+			.logStartupInfo(false)
+			.properties("spring.data.redis.client-type=" + client,
+					"spring.data.redis.cluster.nodes=" + this.cluster.nodesProperty(),
+					"spring.data.redis.timeout=30s", "slotwise.enabled=" + slotwise,
+					"slotwise.multikey.timeout=30s", "spring.main.banner-mode=off")
+			.run();
+		this.template = this.context.getBean(StringRedisTemplate.class);
+		Random random = new Random(42);
+		this.keySets = new ArrayList<>(KEY_SETS);
+		for (int s = 0; s < KEY_SETS; s++) {
+			List<String> keys = new ArrayList<>(keysPerCall);
+			for (int i = 0; i < keysPerCall; i++) {
+				keys.add(key(random.nextInt(KEYSPACE)));
+			}
+			this.keySets.add(keys);
+		}
+		// Every path must return every value before it is measured.
+		List<String> values = multiGet(this.keySets.get(0));
+		if (values.size() != keysPerCall || values.contains(null)) {
+			throw new IllegalStateException(target + " returned wrong values: " + values.size());
+		}
+	}
+
+	private void populate() {
+		Map<String, String> batch = new LinkedHashMap<>();
+		for (int i = 0; i < KEYSPACE; i++) {
+			batch.put(key(i), "value-" + i + "-".repeat(64));
+			if (batch.size() == 1000) {
+				this.lettuceConnection.sync().mset(batch);
+				batch.clear();
+			}
+		}
+	}
+
+	private static String key(int i) {
+		return "bench:" + i;
+	}
+
+	/**
+	 * Returns the next prepared key set (distinct threads may share one; sets are read-only).
+	 */
+	List<String> nextKeys() {
+		int index = (this.next++ & Integer.MAX_VALUE) % KEY_SETS;
+		return this.keySets.get(index);
+	}
+
+	List<String> multiGet(List<String> keys) {
+		if (!this.raw) {
+			return this.template.opsForValue().multiGet(keys);
+		}
+		try {
+			List<KeyValue<String, String>> values = this.lettuceConnection.async()
+				.mget(keys.toArray(new String[0]))
+				.get(30, TimeUnit.SECONDS);
+			List<String> result = new ArrayList<>(values.size());
+			for (KeyValue<String, String> value : values) {
+				result.add(value.getValueOrElse(null));
+			}
+			return result;
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		try {
+			this.context.close();
+			this.lettuceConnection.close();
+			this.lettuce.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		}
+		finally {
+			this.cluster.close();
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class })
+	static class Application {
+
+	}
+
+}
