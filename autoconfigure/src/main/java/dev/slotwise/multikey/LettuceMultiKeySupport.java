@@ -21,7 +21,7 @@ public final class LettuceMultiKeySupport {
 	/**
 	 * Returns a customizer that makes every cluster connection of the factory run cross-slot {@code mGet},
 	 * {@code mSet}, {@code del}, {@code unlink} and {@code exists} on the engine, over Lettuce's own node connections
-	 * (no extra threads or connections).
+	 * (no extra threads; one extra connection per node, opened only when a slot migration answers {@code ASK}).
 	 * @param settings the engine's limits
 	 * @return the customizer
 	 */
@@ -45,14 +45,18 @@ public final class LettuceMultiKeySupport {
 		}
 		return (factory) -> {
 			PartitionRefresher refresher = new PartitionRefresher(factory);
-			factory.setClusterConnectionCreator((shared, provider, topologyProvider, executor,
-					timeout) -> new SlotwiseLettuceClusterConnection(shared, provider, topologyProvider, executor,
-							timeout, (connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, () -> {
-								if (topologyProvider instanceof RefreshableTopologyProvider refreshable) {
-									refreshable.invalidate();
-								}
-								refresher.refresh();
-							}), settings, observer)));
+			AskingConnection asking = new AskingConnection(factory::getNativeClient);
+			factory.setClusterConnectionCreator((shared, provider, topologyProvider, executor, timeout) -> {
+				Runnable invalidate = () -> {
+					if (topologyProvider instanceof RefreshableTopologyProvider refreshable) {
+						refreshable.invalidate();
+					}
+					refresher.refresh();
+				};
+				return new SlotwiseLettuceClusterConnection(shared, provider, topologyProvider, executor, timeout,
+						(connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, asking, invalidate),
+								settings, observer));
+			});
 		};
 	}
 

@@ -40,10 +40,14 @@ final class LettuceNodeTransport implements NodeTransport {
 
 	private final StatefulRedisClusterConnection<byte[], byte[]> connection;
 
+	private final AskingConnection asking;
+
 	private final Runnable invalidateTopology;
 
-	LettuceNodeTransport(StatefulRedisClusterConnection<byte[], byte[]> connection, Runnable invalidateTopology) {
+	LettuceNodeTransport(StatefulRedisClusterConnection<byte[], byte[]> connection, AskingConnection asking,
+			Runnable invalidateTopology) {
 		this.connection = connection;
+		this.asking = asking;
 		this.invalidateTopology = invalidateTopology;
 	}
 
@@ -64,7 +68,12 @@ final class LettuceNodeTransport implements NodeTransport {
 	public CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush) {
 		CompletableFuture<List<Object>> result = new CompletableFuture<>();
 		List<AsyncCommand<byte[], byte[], ?>> written = new ArrayList<>(requests.size());
-		this.connection.getConnectionAsync(node.host(), node.port()).whenComplete((nodeConnection, failure) -> {
+		// A batch following an ASK goes over the engine's own connection, where nothing can come between an ASKING
+		// and its command; everything else shares Lettuce's node connections with the application.
+		boolean asks = requests.stream().anyMatch(Request::asking);
+		CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connecting = asks ? this.asking.node(node)
+				: this.connection.getConnectionAsync(node.host(), node.port());
+		connecting.whenComplete((nodeConnection, failure) -> {
 			if (failure != null) {
 				result.completeExceptionally(failure);
 				return;
@@ -106,7 +115,12 @@ final class LettuceNodeTransport implements NodeTransport {
 					if (result.isDone()) {
 						return;
 					}
-					nodeConnection.dispatch(batch);
+					if (asks) {
+						this.asking.dispatch(nodeConnection, batch);
+					}
+					else {
+						nodeConnection.dispatch(batch);
+					}
 				}
 			}
 			catch (RuntimeException ex) {

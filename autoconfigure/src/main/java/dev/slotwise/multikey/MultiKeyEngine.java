@@ -95,11 +95,11 @@ final class MultiKeyEngine {
 			for (SlotGroup group : plan.groups()) {
 				int[] positions = group.positions();
 				if (positions.length <= maxKeys) {
-					units.add(new Unit(command, group.slot(), positions, null, false, 0));
+					units.add(new Unit(command, group.slot(), positions, null, false, 0, ""));
 					continue;
 				}
 				for (int[] chunk : Chunks.of(positions, maxKeys)) {
-					units.add(new Unit(command, group.slot(), chunk, null, false, 0));
+					units.add(new Unit(command, group.slot(), chunk, null, false, 0, ""));
 				}
 			}
 			// A guard count keeps the call open until every first-round batch is sent, even if one completes at once.
@@ -208,24 +208,24 @@ final class MultiKeyEngine {
 			}
 			String message = error.message();
 			if (unit.attempt >= this.settings.maxRedirects()) {
-				call.fail(new MultiKeyException(call.op + " failed after " + unit.attempt + " redirects (" + message
-						+ ")", List.of(node.toString()), List.of(unit.slot), null));
+				call.fail(new MultiKeyException(call.op + " failed after " + unit.attempt + " redirects ("
+						+ unit.path(node, message) + ")", List.of(node.toString()), List.of(unit.slot), null));
 				return;
 			}
 			if (message.startsWith("MOVED ")) {
 				this.observer.redirected(MultiKeyObserver.MOVED);
 				moved = true;
-				retries.add(unit.redirect(target(message, node), false));
+				retries.add(unit.redirect(node, message, target(message, node), false));
 			}
 			else if (message.startsWith("ASK ")) {
 				this.observer.redirected(MultiKeyObserver.ASK);
-				retries.add(unit.redirect(target(message, node), true));
+				retries.add(unit.redirect(node, message, target(message, node), true));
 			}
 			else if (message.startsWith("TRYAGAIN")) {
 				this.observer.redirected(MultiKeyObserver.TRYAGAIN);
 				// A slot being migrated refuses multi-key commands whose keys are split between source and target;
 				// single-key commands are always served (or redirected) at once, so no waiting is needed.
-				retries.addAll(unit.split(call.op, node));
+				retries.addAll(unit.split(call.op, node, message));
 			}
 			else {
 				call.fail(new MultiKeyException(call.op + " failed (" + message + ")", List.of(node.toString()),
@@ -304,25 +304,41 @@ final class MultiKeyEngine {
 	}
 
 	/**
-	 * One command of a call: some keys of one slot, where to send them and how often they were redirected.
+	 * One command of a call: some keys of one slot, where to send them, how often they were redirected and the
+	 * redirects so far (for the error that names them when there are too many).
 	 */
 	private record Unit(String command, int slot, int[] positions, @Nullable NodeAddress target, boolean asking,
-			int attempt) {
+			int attempt, String trail) {
 
-		Unit redirect(NodeAddress to, boolean ask) {
-			return new Unit(this.command, this.slot, this.positions, to, ask, this.attempt + 1);
+		Unit redirect(NodeAddress from, String reply, NodeAddress to, boolean ask) {
+			return new Unit(this.command, this.slot, this.positions, to, ask, this.attempt + 1, hop(from, reply));
 		}
 
-		List<Unit> split(MultiKeyOp op, NodeAddress node) {
+		List<Unit> split(MultiKeyOp op, NodeAddress node, String reply) {
+			String trail = hop(node, reply);
 			if (this.positions.length == 1) {
-				return List.of(new Unit(this.command, this.slot, this.positions, node, this.asking, this.attempt + 1));
+				return List.of(new Unit(this.command, this.slot, this.positions, node, this.asking, this.attempt + 1,
+						trail));
 			}
 			List<Unit> units = new ArrayList<>(this.positions.length);
 			for (int position : this.positions) {
 				units.add(new Unit(op.singleKeyCommand(), this.slot, new int[] { position }, node, this.asking,
-						this.attempt + 1));
+						this.attempt + 1, trail));
 			}
 			return units;
+		}
+
+		private String hop(NodeAddress node, String reply) {
+			int end = reply.indexOf(' ');
+			return this.trail + this.command + ((this.asking) ? " (asking)" : "") + " at " + node + ": "
+					+ ((end < 0) ? reply : reply.substring(0, end)) + ", ";
+		}
+
+		/**
+		 * Describes every hop of this command, the last one with the server's whole reply.
+		 */
+		String path(NodeAddress node, String reply) {
+			return this.trail + this.command + ((this.asking) ? " (asking)" : "") + " at " + node + ": " + reply;
 		}
 
 	}

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -27,6 +28,7 @@ import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * A slot migrated key by key (CLUSTER SETSLOT MIGRATING/IMPORTING + MIGRATE) while 8 threads run cross-slot mGet:
@@ -36,6 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MultiKeyMigrationIntegrationTests {
 
 	private static final int THREADS = 8;
+
+	private static final int ASKING_THREADS = 2;
 
 	@ParameterizedTest
 	@ValueSource(strings = { "jedis", "lettuce" })
@@ -99,6 +103,168 @@ class MultiKeyMigrationIntegrationTests {
 	}
 
 	/**
+	 * A slot left half-way through a migration, half its keys on the target: every read of it is answered TRYAGAIN,
+	 * then ASK for the moved keys, so each call sends the target a batch of ASKING + GET pairs while other threads keep
+	 * the same target busy with ordinary reads. ASKING is state of the connection that carries it and holds for the
+	 * next command only: were a pair split by another thread's command on a shared connection, the GET would arrive
+	 * without it and bounce between the two nodes (MOVED, ASK, MOVED...) until the redirect limit fails the call.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void askRedirectsKeepTheirAskingUnderConcurrentLoad(String client, RedisTestCluster cluster) throws Exception {
+		String tag = "{asked-" + client + "}";
+		int slot = SlotHash.slot(tag.getBytes(StandardCharsets.UTF_8));
+		RedisNode source = cluster.masterServingSlot(slot);
+		RedisNode target = cluster.masters().stream().filter((master) -> !master.equals(source)).findFirst()
+			.orElseThrow();
+		byte[][] tagged = MultiKeyCommandsIntegrationTests.keys(tag + ":", 100);
+		// A few keys elsewhere make every call cross-slot, so that the engine (not the client's own path) follows the
+		// redirects.
+		byte[][] asked = new byte[tagged.length + 5][];
+		System.arraycopy(tagged, 0, asked, 0, tagged.length);
+		for (int i = 0; i < 5; i++) {
+			asked[tagged.length + i] = ("elsewhere-" + client + ":" + i).getBytes(StandardCharsets.UTF_8);
+		}
+		List<byte[]> busyKeys = new ArrayList<>();
+		for (int i = 0; busyKeys.size() < 200; i++) {
+			String key = "busy-" + client + ":" + i;
+			if (cluster.masterServing(key).equals(target)) {
+				busyKeys.add(key.getBytes(StandardCharsets.UTF_8));
+			}
+		}
+		byte[][] busy = busyKeys.toArray(new byte[0][]);
+		MultiKeyTestSupport.runner(client, cluster).run((context) -> {
+			try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class)
+				.getClusterConnection()) {
+				Map<byte[], byte[]> tuples = new LinkedHashMap<>();
+				for (byte[] key : asked) {
+					tuples.put(key, valueOf(key));
+				}
+				for (byte[] key : busy) {
+					tuples.put(key, valueOf(key));
+				}
+				connection.stringCommands().mSet(tuples);
+				String sourceId = cluster.withAdmin(source, Jedis::clusterMyId);
+				String targetId = cluster.withAdmin(target, Jedis::clusterMyId);
+				cluster.withAdmin(target, (jedis) -> jedis.clusterSetSlotImporting(slot, sourceId));
+				cluster.withAdmin(source, (jedis) -> jedis.clusterSetSlotMigrating(slot, targetId));
+				// Half the keys move: the source answers the slot's MGET with TRYAGAIN, the engine splits it into
+				// GETs, and the source answers half of those with ASK, so each call sends the target a batch of many
+				// ASKING + GET pairs.
+				List<String> moved = new ArrayList<>();
+				List<String> staying = new ArrayList<>();
+				for (int i = 0; i < tagged.length; i++) {
+					((i % 2 == 0) ? moved : staying).add(new String(tagged[i], StandardCharsets.UTF_8));
+				}
+				moveKeys(cluster, source, target, moved);
+				cluster.resetStats();
+				AtomicBoolean stop = new AtomicBoolean();
+				AtomicLong askedCalls = new AtomicLong();
+				ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+				ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+				for (int t = 0; t < THREADS; t++) {
+					boolean asking = t < ASKING_THREADS;
+					threads.execute(() -> {
+						int turn = 0;
+						while (!stop.get()) {
+							try {
+								if (asking) {
+									check(asked, connection.stringCommands().mGet(asked), failures);
+									askedCalls.incrementAndGet();
+								}
+								else if (turn++ % 2 == 0) {
+									// Cross-slot reads: batches of one MGET per slot, written command by command.
+									check(busy, connection.stringCommands().mGet(busy), failures);
+								}
+								else {
+									byte[] key = busy[turn % busy.length];
+									check(new byte[][] { key }, List.of(connection.stringCommands().get(key)), failures);
+								}
+							}
+							catch (Throwable ex) {
+								failures.add(ex);
+							}
+						}
+					});
+				}
+				Thread.sleep(3000);
+				stop.set(true);
+				threads.shutdown();
+				assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+				// Every read of the migrated slot went through the source's ASK to the target, with ASKING.
+				long askings = cluster.commandCalls(target, "asking");
+				// The target owns no slot it would redirect a GET of these keys for, unless the GET came without its
+				// ASKING: then it answers MOVED back to the source. Counted by the server, even when a retry recovered.
+				String targetErrors = cluster.withAdmin(target, (jedis) -> jedis.info("errorstats"));
+				moveKeys(cluster, source, target, staying);
+				finish(cluster, slot, source, target);
+				assertThat(failures).isEmpty();
+				assertThat(askedCalls.get()).isGreaterThan(THREADS);
+				assertThat(askings).isGreaterThanOrEqualTo(askedCalls.get());
+				assertThat(targetErrors).doesNotContain("errorstat_MOVED");
+			}
+		});
+		// The connections opened to follow the redirects closed with the context, like all others.
+		assertThat(MultiKeyTestSupport.eventually(() -> MultiKeyTestSupport.applicationConnections(cluster) == 0))
+			.as("application connections gone")
+			.isTrue();
+	}
+
+	/**
+	 * Two nodes that redirect a slot to each other for good (the source already gave the slot away, the target still
+	 * only imports it: the finishing order the specification forbids): the call fails once the redirect limit is
+	 * reached, with an exception that names the slot and every hop, instead of looping or returning nulls.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void endlessRedirectsFailWithEveryHopNamed(String client, RedisTestCluster cluster) {
+		String tag = "{looping-" + client + "}";
+		int slot = SlotHash.slot(tag.getBytes(StandardCharsets.UTF_8));
+		RedisNode source = cluster.masterServingSlot(slot);
+		RedisNode target = cluster.masters().stream().filter((master) -> !master.equals(source)).findFirst()
+			.orElseThrow();
+		byte[][] keys = { (tag + ":a").getBytes(StandardCharsets.UTF_8), (tag + ":b").getBytes(StandardCharsets.UTF_8),
+				("elsewhere-" + client).getBytes(StandardCharsets.UTF_8) };
+		MultiKeyTestSupport.runner(client, cluster).run((context) -> {
+			try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class)
+				.getClusterConnection()) {
+				String sourceId = cluster.withAdmin(source, Jedis::clusterMyId);
+				String targetId = cluster.withAdmin(target, Jedis::clusterMyId);
+				cluster.withAdmin(target, (jedis) -> jedis.clusterSetSlotImporting(slot, sourceId));
+				cluster.withAdmin(source, (jedis) -> jedis.clusterSetSlotMigrating(slot, targetId));
+				cluster.withAdmin(source, (jedis) -> jedis.clusterSetSlotNode(slot, targetId));
+				try {
+					assertThatExceptionOfType(MultiKeyException.class)
+						.isThrownBy(() -> connection.stringCommands().mGet(keys))
+						.satisfies((ex) -> assertThat(ex.getSlots()).containsExactly(slot))
+						.withMessageContaining("failed after 5 redirects")
+						.withMessageContaining("MGET at " + target.host() + ":" + target.port() + ": MOVED, ")
+						.withMessageContaining("at " + source.host() + ":" + source.port() + ": MOVED, ");
+				}
+				finally {
+					finish(cluster, slot, source, target);
+				}
+				// Once the target owns the slot, the same call succeeds.
+				assertThat(connection.stringCommands().mGet(keys)).containsOnlyNulls().hasSize(keys.length);
+			}
+		});
+	}
+
+	private static void check(byte[][] keys, List<byte[]> values, Queue<Throwable> failures) {
+		for (int i = 0; i < keys.length; i++) {
+			if (!Arrays.equals(values.get(i), valueOf(keys[i]))) {
+				failures.add(new AssertionError("Wrong value for " + new String(keys[i], StandardCharsets.UTF_8) + ": "
+						+ Arrays.toString(values.get(i))));
+				return;
+			}
+		}
+	}
+
+	private static byte[] valueOf(byte[] key) {
+		return ("value-of-" + new String(key, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
 	 * Moves a slot to another master a few keys at a time, pausing between steps so that readers see every state.
 	 */
 	private static void migrate(RedisTestCluster cluster, int slot) throws InterruptedException {
@@ -116,13 +282,29 @@ class MultiKeyMigrationIntegrationTests {
 			if (batch.isEmpty()) {
 				break;
 			}
-			List<String> args = new ArrayList<>(List.of(target.host(), String.valueOf(target.port()), "", "0", "5000",
-					"KEYS"));
-			args.addAll(batch);
-			cluster.withAdmin(source, (jedis) -> jedis.sendCommand(Protocol.Command.MIGRATE, args.toArray(new String[0])));
+			moveKeys(cluster, source, target, batch);
 			Thread.sleep(20);
 		}
-		for (RedisNode master : masters) {
+		finish(cluster, slot, source, target);
+	}
+
+	private static void moveKeys(RedisTestCluster cluster, RedisNode source, RedisNode target, List<String> keys) {
+		List<String> args = new ArrayList<>(List.of(target.host(), String.valueOf(target.port()), "", "0", "5000",
+				"KEYS"));
+		args.addAll(keys);
+		cluster.withAdmin(source, (jedis) -> jedis.sendCommand(Protocol.Command.MIGRATE, args.toArray(new String[0])));
+	}
+
+	/**
+	 * Hands the slot to the target in the order the Redis Cluster specification prescribes: the target first (it
+	 * stops importing and owns the slot), then the source, then the other masters. The other way round, for a moment
+	 * the source would answer MOVED to the target while the still-importing target answers MOVED back to the source.
+	 */
+	private static void finish(RedisTestCluster cluster, int slot, RedisNode source, RedisNode target) {
+		String targetId = cluster.withAdmin(target, Jedis::clusterMyId);
+		List<RedisNode> order = new ArrayList<>(List.of(target, source));
+		cluster.masters().stream().filter((master) -> !order.contains(master)).forEach(order::add);
+		for (RedisNode master : order) {
 			cluster.withAdmin(master, (jedis) -> jedis.clusterSetSlotNode(slot, targetId));
 		}
 	}

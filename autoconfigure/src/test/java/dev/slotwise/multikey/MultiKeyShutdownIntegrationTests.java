@@ -1,9 +1,5 @@
 package dev.slotwise.multikey;
 
-import java.time.Duration;
-import java.util.function.BooleanSupplier;
-
-import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,44 +24,16 @@ class MultiKeyShutdownIntegrationTests {
 				.getClusterConnection()) {
 				connection.stringCommands().mGet(MultiKeyCommandsIntegrationTests.keys("s:", 200));
 			}
-			assertThat(applicationConnections(cluster)).isPositive();
+			assertThat(MultiKeyTestSupport.applicationConnections(cluster)).isPositive();
 		});
-		assertThat(eventually(() -> multiKeyThreads() == 0)).as("multi-key threads gone").isTrue();
-		assertThat(eventually(() -> applicationConnections(cluster) == 0)).as("application connections gone").isTrue();
-	}
-
-	private static long applicationConnections(RedisTestCluster cluster) {
-		long connections = 0;
-		for (RedisNode node : cluster.nodes()) {
-			connections += cluster.countClients(node, MultiKeyTestSupport.CLIENT_NAME);
-		}
-		return connections;
+		assertThat(MultiKeyTestSupport.eventually(() -> multiKeyThreads() == 0)).as("multi-key threads gone").isTrue();
+		assertThat(MultiKeyTestSupport.eventually(() -> MultiKeyTestSupport.applicationConnections(cluster) == 0)).as("application connections gone").isTrue();
 	}
 
 	private static long multiKeyThreads() {
 		return Thread.getAllStackTraces().keySet().stream()
 			.filter((thread) -> thread.isAlive() && thread.getName().startsWith("slotwise-multikey-"))
 			.count();
-	}
-
-	/**
-	 * Servers drop closed connections asynchronously: look again for up to 5 seconds.
-	 */
-	private static boolean eventually(BooleanSupplier condition) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-		while (System.nanoTime() < deadline) {
-			if (condition.getAsBoolean()) {
-				return true;
-			}
-			try {
-				Thread.sleep(50);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return false;
-			}
-		}
-		return condition.getAsBoolean();
 	}
 
 }

@@ -2,13 +2,16 @@ package dev.slotwise.multikey;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.BooleanSupplier;
 
 import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
+import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -110,6 +113,37 @@ final class MultiKeyTestSupport {
 			values.add(connection.stringCommands().get(key));
 		}
 		return values;
+	}
+
+	/**
+	 * Counts the connections of the application under test on every node.
+	 */
+	static long applicationConnections(RedisTestCluster cluster) {
+		long connections = 0;
+		for (RedisNode node : cluster.nodes()) {
+			connections += cluster.countClients(node, MultiKeyTestSupport.CLIENT_NAME);
+		}
+		return connections;
+	}
+
+	/**
+	 * Servers drop closed connections asynchronously: look again for up to 5 seconds.
+	 */
+	static boolean eventually(BooleanSupplier condition) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		while (System.nanoTime() < deadline) {
+			if (condition.getAsBoolean()) {
+				return true;
+			}
+			try {
+				Thread.sleep(50);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+		}
+		return condition.getAsBoolean();
 	}
 
 }
