@@ -61,7 +61,7 @@ final class AskingConnection {
 	void dispatch(StatefulRedisConnection<byte[], byte[]> node, List<RedisCommand<byte[], byte[], ?>> batch) {
 		// Each batch is queued (or, on the connection's own event loop, written) as a whole before the next starts.
 		synchronized (this.writeLock) {
-			node.dispatch(batch);
+			LettuceNodeTransport.write(node, batch);
 		}
 	}
 

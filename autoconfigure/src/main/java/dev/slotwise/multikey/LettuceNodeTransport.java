@@ -9,6 +9,7 @@ import java.util.function.IntFunction;
 
 import dev.slotwise.routing.Chunks;
 import dev.slotwise.routing.NodeAddress;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -24,6 +25,7 @@ import io.lettuce.core.output.ValueOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandExpiryWriter;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.RedisCommand;
 import org.jspecify.annotations.Nullable;
@@ -119,7 +121,7 @@ final class LettuceNodeTransport implements NodeTransport {
 						this.asking.dispatch(nodeConnection, batch);
 					}
 					else {
-						nodeConnection.dispatch(batch);
+						write(nodeConnection, batch);
 					}
 				}
 			}
@@ -135,6 +137,24 @@ final class LettuceNodeTransport implements NodeTransport {
 			}
 		});
 		return result;
+	}
+
+	/**
+	 * Writes a batch past Lettuce's per-command timeout timers ({@link CommandExpiryWriter}, on when the client's
+	 * {@code TimeoutOptions} are, as Spring Boot sets them): the engine bounds the whole call with its own timeout and
+	 * cancels what is still in flight, so a timer per command would only cost (one per slot, 1,000 per call of 1,000
+	 * random keys).
+	 * @param node the node connection
+	 * @param batch the commands, in order
+	 */
+	static void write(StatefulRedisConnection<byte[], byte[]> node, List<RedisCommand<byte[], byte[], ?>> batch) {
+		if (node instanceof RedisChannelHandler<?, ?> handler
+				&& handler.getChannelWriter() instanceof CommandExpiryWriter expiry) {
+			expiry.getDelegate().write(batch);
+		}
+		else {
+			node.dispatch(batch);
+		}
 	}
 
 	private static AsyncCommand<byte[], byte[], ?> command(Request request) {
