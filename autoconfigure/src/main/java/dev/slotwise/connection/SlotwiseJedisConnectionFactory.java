@@ -89,7 +89,8 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	 * Spring Data Redis's.
 	 * @param topologyProviderFactory the factory
 	 */
-	public void setTopologyProviderFactory(@Nullable Function<UnifiedJedis, ClusterTopologyProvider> topologyProviderFactory) {
+	public void setTopologyProviderFactory(
+			@Nullable Function<UnifiedJedis, ClusterTopologyProvider> topologyProviderFactory) {
 		this.topologyProviderFactory = topologyProviderFactory;
 	}
 

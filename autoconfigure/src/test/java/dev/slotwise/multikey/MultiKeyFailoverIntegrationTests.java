@@ -68,22 +68,25 @@ class MultiKeyFailoverIntegrationTests {
 					Thread.sleep(300);
 					cluster.kill(victim);
 					try {
-					awaitFailover(cluster, victim);
-					long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-					long before = correct.get();
-					while (correct.get() < before + 50 && System.nanoTime() < deadline) {
-						Thread.sleep(50);
-					}
-					stop.set(true);
-					readers.shutdown();
-					assertThat(readers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
-					assertThat(wrong).isEmpty();
-					assertThat(correct.get()).as("correct calls after failover").isGreaterThanOrEqualTo(before + 50);
-					assertThat(clearFailures).allSatisfy((ex) -> assertThat(ex.getMessage()).contains("node(s)"));
-					// Afterwards every call is right again.
-					for (int i = 0; i < 20; i++) {
-						assertThat(connection.stringCommands().mGet(keys)).containsExactlyElementsOf(tuples.values());
-					}
+						awaitFailover(cluster, victim);
+						long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+						long before = correct.get();
+						while (correct.get() < before + 50 && System.nanoTime() < deadline) {
+							Thread.sleep(50);
+						}
+						stop.set(true);
+						readers.shutdown();
+						assertThat(readers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+						assertThat(wrong).isEmpty();
+						assertThat(correct.get()).as("correct calls after failover")
+							.isGreaterThanOrEqualTo(before + 50);
+						assertThat(clearFailures)
+							.allSatisfy((ex) -> assertThat(ex.getMessage()).contains("node(s)"));
+						// Afterwards every call is right again.
+						for (int i = 0; i < 20; i++) {
+							assertThat(connection.stringCommands().mGet(keys))
+								.containsExactlyElementsOf(tuples.values());
+						}
 					}
 					finally {
 						cluster.restart(victim);

@@ -27,7 +27,9 @@ class MultiKeyShutdownIntegrationTests {
 			assertThat(MultiKeyTestSupport.applicationConnections(cluster)).isPositive();
 		});
 		assertThat(MultiKeyTestSupport.eventually(() -> multiKeyThreads() == 0)).as("multi-key threads gone").isTrue();
-		assertThat(MultiKeyTestSupport.eventually(() -> MultiKeyTestSupport.applicationConnections(cluster) == 0)).as("application connections gone").isTrue();
+		assertThat(MultiKeyTestSupport.eventually(() -> MultiKeyTestSupport.applicationConnections(cluster) == 0))
+			.as("application connections gone")
+			.isTrue();
 	}
 
 	private static long multiKeyThreads() {
