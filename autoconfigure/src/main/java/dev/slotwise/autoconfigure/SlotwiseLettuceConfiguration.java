@@ -22,6 +22,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration.LettucePoolingClientConfigurationBuilder;
 
 /**
@@ -45,11 +46,15 @@ class SlotwiseLettuceConfiguration {
 	}
 
 	private static void prewarm(SlotwiseLettuceConnectionFactory factory) {
+		ReadFrom readFrom = factory.getClientConfiguration().getReadFrom().orElse(ReadFrom.UPSTREAM);
+		boolean replicas = readFrom != ReadFrom.UPSTREAM && readFrom != ReadFrom.MASTER;
 		StatefulRedisClusterConnection<byte[], byte[]> shared = factory.getOrCreateSharedClusterConnection();
-		if (shared != null) {
-			ReadFrom readFrom = factory.getClientConfiguration().getReadFrom().orElse(ReadFrom.UPSTREAM);
-			boolean replicas = readFrom != ReadFrom.UPSTREAM && readFrom != ReadFrom.MASTER;
-			LettuceClusterPrewarmer.prewarm(shared, replicas);
+		if (factory.getClientConfiguration() instanceof LettucePoolingClientConfiguration pooling) {
+			LettuceClusterPrewarmer.prewarm(shared, factory.getRequiredConnectionProvider(),
+					pooling.getPoolConfig().getMinIdle(), replicas);
+		}
+		else {
+			LettuceClusterPrewarmer.prewarm(shared, null, 0, replicas);
 		}
 	}
 

@@ -60,6 +60,10 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 
 	private volatile @Nullable ClusterTopologyProvider decoratedTopologyProvider;
 
+	private volatile @Nullable LettuceConnectionProvider connectionProvider;
+
+	private volatile @Nullable AbstractRedisClient connectionProviderForClient;
+
 	/**
 	 * Creates a factory for a cluster.
 	 * @param clusterConfiguration the cluster nodes and redirect limit
@@ -121,6 +125,22 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	 */
 	public @Nullable StatefulRedisClusterConnection<byte[], byte[]> getOrCreateSharedClusterConnection() {
 		return getSharedClusterConnection();
+	}
+
+	/**
+	 * Returns the provider of the running factory's dedicated cluster connections: Lettuce's pool when pooling is on.
+	 * Spring Data Redis hands it only to the cluster connections it creates, so one is created (and closed at once,
+	 * which opens nothing while the native connection is shared) when none was since the factory started.
+	 * @return the provider
+	 */
+	public LettuceConnectionProvider getRequiredConnectionProvider() {
+		LettuceConnectionProvider provider = this.connectionProvider;
+		if (provider == null || this.connectionProviderForClient != getNativeClient()) {
+			getClusterConnection().close();
+			provider = this.connectionProvider;
+		}
+		Assert.state(provider != null, "The factory created no cluster connection");
+		return provider;
 	}
 
 	/**
@@ -200,6 +220,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 			LettuceConnectionProvider connectionProvider, ClusterTopologyProvider topologyProvider,
 			ClusterCommandExecutor clusterCommandExecutor, Duration commandTimeout) {
 		ClusterTopologyProvider decorated = decorate(topologyProvider);
+		this.connectionProvider = connectionProvider;
+		this.connectionProviderForClient = getNativeClient();
 		if (this.clusterConnectionCreator == null) {
 			return super.doCreateLettuceClusterConnection(sharedConnection, connectionProvider, decorated,
 					clusterCommandExecutor, commandTimeout);

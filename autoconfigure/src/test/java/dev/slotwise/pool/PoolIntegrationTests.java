@@ -99,6 +99,34 @@ class PoolIntegrationTests {
 	}
 
 	@Test
+	void lettucePoolHoldsMinIdleConnectionsToEveryMasterRightAfterStart(RedisTestCluster cluster) {
+		// Spring Boot pools Lettuce's dedicated connections because the starter brings commons-pool2.
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=lettuce")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				for (RedisNode master : cluster.masters()) {
+					// min-idle (4) pooled cluster connections, each connected to the master, plus the shared one.
+					assertThat(cluster.countClients(master, APP)).as("app connections on %s", master)
+						.isGreaterThanOrEqualTo(4 + 1);
+				}
+			});
+	}
+
+	@Test
+	void lettuceWithoutPoolWarmsOnlyTheSharedConnection(RedisTestCluster cluster) {
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=lettuce", "spring.data.redis.lettuce.pool.enabled=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				for (RedisNode master : cluster.masters()) {
+					// The shared connection's link to the master, and perhaps its default connection to a seed node.
+					assertThat(cluster.countClients(master, APP)).as("app connections on %s", master).isBetween(1L, 2L);
+				}
+			});
+	}
+
+	@Test
 	void lettuceWithoutPrewarmHoldsNoMasterConnectionAfterStart(RedisTestCluster cluster) {
 		this.runner
 			.withPropertyValues("spring.data.redis.client-type=lettuce", "slotwise.pool.prewarm=false")
