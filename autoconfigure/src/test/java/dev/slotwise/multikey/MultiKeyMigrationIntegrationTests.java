@@ -15,10 +15,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.LinkedHashMap;
 
+import dev.slotwise.metrics.MultiKeyMeters;
 import dev.slotwise.routing.SlotHash;
 import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
@@ -225,29 +228,49 @@ class MultiKeyMigrationIntegrationTests {
 			.orElseThrow();
 		byte[][] keys = { (tag + ":a").getBytes(StandardCharsets.UTF_8), (tag + ":b").getBytes(StandardCharsets.UTF_8),
 				("elsewhere-" + client).getBytes(StandardCharsets.UTF_8) };
-		MultiKeyTestSupport.runner(client, cluster).run((context) -> {
-			try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class)
-				.getClusterConnection()) {
-				String sourceId = cluster.withAdmin(source, Jedis::clusterMyId);
-				String targetId = cluster.withAdmin(target, Jedis::clusterMyId);
-				cluster.withAdmin(target, (jedis) -> jedis.clusterSetSlotImporting(slot, sourceId));
-				cluster.withAdmin(source, (jedis) -> jedis.clusterSetSlotMigrating(slot, targetId));
-				cluster.withAdmin(source, (jedis) -> jedis.clusterSetSlotNode(slot, targetId));
-				try {
-					assertThatExceptionOfType(MultiKeyException.class)
-						.isThrownBy(() -> connection.stringCommands().mGet(keys))
-						.satisfies((ex) -> assertThat(ex.getSlots()).containsExactly(slot))
-						.withMessageContaining("failed after 5 redirects")
-						.withMessageContaining("MGET at " + target.host() + ":" + target.port() + ": MOVED, ")
-						.withMessageContaining("at " + source.host() + ":" + source.port() + ": MOVED, ");
+		MultiKeyTestSupport.runner(client, cluster)
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> {
+				try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class)
+					.getClusterConnection()) {
+					String sourceId = cluster.withAdmin(source, Jedis::clusterMyId);
+					String targetId = cluster.withAdmin(target, Jedis::clusterMyId);
+					cluster.withAdmin(target, (jedis) -> jedis.clusterSetSlotImporting(slot, sourceId));
+					cluster.withAdmin(source, (jedis) -> jedis.clusterSetSlotMigrating(slot, targetId));
+					cluster.withAdmin(source, (jedis) -> jedis.clusterSetSlotNode(slot, targetId));
+					cluster.resetStats();
+					try {
+						assertThatExceptionOfType(MultiKeyException.class)
+							.isThrownBy(() -> connection.stringCommands().mGet(keys))
+							.satisfies((ex) -> assertThat(ex.getSlots()).containsExactly(slot))
+							.withMessageContaining("failed after 5 redirects")
+							.withMessageContaining("MGET at " + target.host() + ":" + target.port() + ": MOVED, ")
+							.withMessageContaining("at " + source.host() + ":" + source.port() + ": MOVED, ");
+						// The servers answered MOVED six times; the engine followed five and gave up on the sixth.
+						assertThat(movedReplies(cluster, source) + movedReplies(cluster, target)).isEqualTo(6);
+						assertThat(context.getBean(MeterRegistry.class)
+							.get(MultiKeyMeters.REDIRECTS)
+							.tag("client", client)
+							.tag("type", "moved")
+							.counter()
+							.count()).isEqualTo(5);
+					}
+					finally {
+						finish(cluster, slot, source, target);
+					}
+					// Once the target owns the slot, the same call succeeds.
+					assertThat(connection.stringCommands().mGet(keys)).containsOnlyNulls().hasSize(keys.length);
 				}
-				finally {
-					finish(cluster, slot, source, target);
-				}
-				// Once the target owns the slot, the same call succeeds.
-				assertThat(connection.stringCommands().mGet(keys)).containsOnlyNulls().hasSize(keys.length);
-			}
-		});
+			});
+	}
+
+	private static long movedReplies(RedisTestCluster cluster, RedisNode node) {
+		// "errorstat_MOVED:count=3"
+		return cluster.withAdmin(node, (jedis) -> jedis.info("errorstats"))
+			.lines()
+			.filter((line) -> line.startsWith("errorstat_MOVED:count="))
+			.mapToLong((line) -> Long.parseLong(line.substring("errorstat_MOVED:count=".length()).trim()))
+			.sum();
 	}
 
 	private static void check(byte[][] keys, List<byte[]> values, Queue<Throwable> failures) {
