@@ -41,8 +41,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @Measurement(iterations = 25, batchSize = 1)
 public class FirstRequestsBenchmark {
 
-	/** Whether the application has just started (with or without pre-warm) or has been running. */
-	@Param({ "prewarm", "no-prewarm", "steady-state" })
+	/**
+	 * Whether the application has just started (with or without pre-warm) or has been running. A diagnostic
+	 * fourth variant starts with pre-warm and waits a second before the batch: it tells the cost of what a freshly
+	 * started JVM does in the background (JIT compiler threads compiling start-up code on the same cores) from the
+	 * cost of anything the requests themselves do for the first time.
+	 */
+	@Param({ "prewarm", "no-prewarm", "steady-state", "prewarm-settled" })
 	public String start;
 
 	private RedisTestCluster cluster;
@@ -75,9 +80,12 @@ public class FirstRequestsBenchmark {
 	}
 
 	@Setup(Level.Iteration)
-	public void startApplicationPerIteration() {
+	public void startApplicationPerIteration() throws InterruptedException {
 		if (!this.start.equals("steady-state")) {
-			startApplication(this.start.equals("prewarm"));
+			startApplication(!this.start.equals("no-prewarm"));
+		}
+		if (this.start.equals("prewarm-settled")) {
+			Thread.sleep(1000);
 		}
 	}
 
