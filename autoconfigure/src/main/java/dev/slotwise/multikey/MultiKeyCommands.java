@@ -13,13 +13,15 @@ import java.util.function.Supplier;
 import dev.slotwise.routing.SlotHash;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisKeyCommands;
 import org.springframework.data.redis.connection.RedisStringCommands;
 
 /**
  * Puts the engine in front of Spring Data Redis's string and key commands of one connection: cross-slot
  * {@code mGet}, {@code mSet}, {@code del}, {@code unlink} and {@code exists} go to the engine, everything else (and
- * same-slot calls, and calls inside a pipeline or transaction) to Spring Data Redis unchanged.
+ * same-slot calls, and calls inside a pipeline or transaction) to Spring Data Redis unchanged. A same-slot read or
+ * removal that the server refuses with {@code TRYAGAIN} during a slot migration runs again on the engine.
  * <p>
  * A dynamic proxy rather than a hand-written delegate: both interfaces have dozens of methods and gain more in
  * every Spring Data Redis release, which a proxy forwards without drift.
@@ -112,7 +114,12 @@ final class MultiKeyCommands {
 			return new ArrayList<>();
 		}
 		if (isSingleSlot(keys)) {
-			return forward(delegate, method, new Object[] { keys });
+			try {
+				return forward(delegate, method, new Object[] { keys });
+			}
+			catch (DataAccessException ex) {
+				rethrowUnlessTryAgain(ex);
+			}
 		}
 		return new ArrayList<>(this.engine.get().mGet(keys));
 	}
@@ -123,7 +130,12 @@ final class MultiKeyCommands {
 			return 0L;
 		}
 		if (isSingleSlot(keys)) {
-			return forward(delegate, method, new Object[] { keys });
+			try {
+				return forward(delegate, method, new Object[] { keys });
+			}
+			catch (DataAccessException ex) {
+				rethrowUnlessTryAgain(ex);
+			}
 		}
 		return this.engine.get().count(op, keys);
 	}
@@ -153,6 +165,22 @@ final class MultiKeyCommands {
 		}
 		this.engine.get().mSet(keys, values);
 		return Boolean.TRUE;
+	}
+
+	/**
+	 * Lets a same-slot call that the server refused with {@code TRYAGAIN} (its keys split between the two nodes of a
+	 * slot migration; nothing was executed) fall through to the engine, which reads or removes the keys one by one
+	 * following the {@code ASK} redirects. Neither client retries {@code TRYAGAIN} by itself. {@code mSet} does not
+	 * fall through: one {@code MSET} is atomic, key-by-key writes would not be.
+	 */
+	private static void rethrowUnlessTryAgain(DataAccessException ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			String message = cause.getMessage();
+			if (message != null && message.startsWith("TRYAGAIN")) {
+				return;
+			}
+		}
+		throw ex;
 	}
 
 	private static byte[][] checkKeys(byte @Nullable [][] keys) {

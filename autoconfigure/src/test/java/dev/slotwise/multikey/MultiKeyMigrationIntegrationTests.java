@@ -214,6 +214,55 @@ class MultiKeyMigrationIntegrationTests {
 	}
 
 	/**
+	 * Same-slot calls normally go to Spring Data Redis as one command. On a slot whose keys are split between source
+	 * and target mid-migration the server refuses such a command with TRYAGAIN, which neither client retries; the
+	 * call is then run again through the engine, which reads and deletes key by key following the ASK redirects.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void sameSlotCallsOnAHalfMigratedSlotAreServed(String client, RedisTestCluster cluster) {
+		String tag = "{half-" + client + "}";
+		int slot = SlotHash.slot(tag.getBytes(StandardCharsets.UTF_8));
+		RedisNode source = cluster.masterServingSlot(slot);
+		RedisNode target = cluster.masters().stream().filter((master) -> !master.equals(source)).findFirst()
+			.orElseThrow();
+		byte[][] keys = MultiKeyCommandsIntegrationTests.keys(tag + ":", 20);
+		MultiKeyTestSupport.runner(client, cluster).run((context) -> {
+			try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class)
+				.getClusterConnection()) {
+				Map<byte[], byte[]> tuples = new LinkedHashMap<>();
+				for (byte[] key : keys) {
+					tuples.put(key, valueOf(key));
+				}
+				connection.stringCommands().mSet(tuples);
+				String sourceId = cluster.withAdmin(source, Jedis::clusterMyId);
+				String targetId = cluster.withAdmin(target, Jedis::clusterMyId);
+				cluster.withAdmin(target, (jedis) -> jedis.clusterSetSlotImporting(slot, sourceId));
+				cluster.withAdmin(source, (jedis) -> jedis.clusterSetSlotMigrating(slot, targetId));
+				List<String> moved = new ArrayList<>();
+				for (int i = 0; i < keys.length; i += 2) {
+					moved.add(new String(keys[i], StandardCharsets.UTF_8));
+				}
+				moveKeys(cluster, source, target, moved);
+				try {
+					check(keys, connection.stringCommands().mGet(keys), new ConcurrentLinkedQueue<>() {
+						@Override
+						public boolean add(Throwable failure) {
+							throw new AssertionError(failure);
+						}
+					});
+					assertThat(connection.keyCommands().exists(keys)).isEqualTo(keys.length);
+					assertThat(connection.keyCommands().del(keys)).isEqualTo(keys.length);
+					assertThat(connection.keyCommands().exists(keys)).isZero();
+				}
+				finally {
+					finish(cluster, slot, source, target);
+				}
+			}
+		});
+	}
+
+	/**
 	 * Two nodes that redirect a slot to each other for good (the source already gave the slot away, the target still
 	 * only imports it: the finishing order the specification forbids): the call fails once the redirect limit is
 	 * reached, with an exception that names the slot and every hop, instead of looping or returning nulls.
