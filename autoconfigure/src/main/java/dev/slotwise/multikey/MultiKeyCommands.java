@@ -21,7 +21,8 @@ import org.springframework.data.redis.connection.RedisStringCommands;
  * Puts the engine in front of Spring Data Redis's string and key commands of one connection: cross-slot
  * {@code mGet}, {@code mSet}, {@code del}, {@code unlink} and {@code exists} go to the engine, everything else (and
  * same-slot calls, and calls inside a pipeline or transaction) to Spring Data Redis unchanged. A same-slot read or
- * removal that the server refuses with {@code TRYAGAIN} during a slot migration runs again on the engine.
+ * removal that a slot migration makes fail unexecuted ({@code TRYAGAIN}, or redirects the client gave up on) runs
+ * again on the engine.
  * <p>
  * A dynamic proxy rather than a hand-written delegate: both interfaces have dozens of methods and gain more in
  * every Spring Data Redis release, which a proxy forwards without drift.
@@ -118,7 +119,7 @@ final class MultiKeyCommands {
 				return forward(delegate, method, new Object[] { keys });
 			}
 			catch (DataAccessException ex) {
-				rethrowUnlessTryAgain(ex);
+				rethrowUnlessRefusedDuringMigration(ex);
 			}
 		}
 		return new ArrayList<>(this.engine.get().mGet(keys));
@@ -134,7 +135,7 @@ final class MultiKeyCommands {
 				return forward(delegate, method, new Object[] { keys });
 			}
 			catch (DataAccessException ex) {
-				rethrowUnlessTryAgain(ex);
+				rethrowUnlessRefusedDuringMigration(ex);
 			}
 		}
 		return this.engine.get().count(op, keys);
@@ -168,19 +169,30 @@ final class MultiKeyCommands {
 	}
 
 	/**
-	 * Lets a same-slot call that the server refused with {@code TRYAGAIN} (its keys split between the two nodes of a
-	 * slot migration; nothing was executed) fall through to the engine, which reads or removes the keys one by one
-	 * following the {@code ASK} redirects. Neither client retries {@code TRYAGAIN} by itself. {@code mSet} does not
-	 * fall through: one {@code MSET} is atomic, key-by-key writes would not be.
+	 * Lets a same-slot call fall through to the engine when the server refused it without executing it during a slot
+	 * migration: {@code TRYAGAIN} (its keys split between the two nodes), which neither client retries, or a redirect
+	 * the client gave up following ({@code MOVED}/{@code ASK} after its own attempts; Jedis keeps the last one as a
+	 * suppressed exception). The engine then reads or removes the keys one by one, following the redirects itself.
+	 * {@code mSet} does not fall through: one {@code MSET} is atomic, key-by-key writes would not be.
 	 */
-	private static void rethrowUnlessTryAgain(DataAccessException ex) {
+	private static void rethrowUnlessRefusedDuringMigration(DataAccessException ex) {
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			String message = cause.getMessage();
-			if (message != null && message.startsWith("TRYAGAIN")) {
+			if (isMigrationRefusal(cause)) {
 				return;
+			}
+			for (Throwable suppressed : cause.getSuppressed()) {
+				if (isMigrationRefusal(suppressed)) {
+					return;
+				}
 			}
 		}
 		throw ex;
+	}
+
+	private static boolean isMigrationRefusal(Throwable failure) {
+		String message = failure.getMessage();
+		return message != null
+				&& (message.startsWith("TRYAGAIN") || message.startsWith("ASK ") || message.startsWith("MOVED "));
 	}
 
 	private static byte[][] checkKeys(byte @Nullable [][] keys) {

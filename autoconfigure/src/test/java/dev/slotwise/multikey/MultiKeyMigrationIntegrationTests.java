@@ -313,6 +313,40 @@ class MultiKeyMigrationIntegrationTests {
 			});
 	}
 
+	/**
+	 * The same redirect loop met by a same-slot call: whatever the client makes of running out of redirects, the call
+	 * ends in the engine's exception, which names the slot and the hops.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void endlessRedirectsOfASameSlotCallFailWithEveryHopNamed(String client, RedisTestCluster cluster) {
+		String tag = "{looping-same-" + client + "}";
+		int slot = SlotHash.slot(tag.getBytes(StandardCharsets.UTF_8));
+		RedisNode source = cluster.masterServingSlot(slot);
+		RedisNode target = cluster.masters().stream().filter((master) -> !master.equals(source)).findFirst()
+			.orElseThrow();
+		byte[][] keys = { (tag + ":a").getBytes(StandardCharsets.UTF_8), (tag + ":b").getBytes(StandardCharsets.UTF_8) };
+		MultiKeyTestSupport.runner(client, cluster).run((context) -> {
+			try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class)
+				.getClusterConnection()) {
+				String sourceId = cluster.withAdmin(source, Jedis::clusterMyId);
+				String targetId = cluster.withAdmin(target, Jedis::clusterMyId);
+				cluster.withAdmin(target, (jedis) -> jedis.clusterSetSlotImporting(slot, sourceId));
+				cluster.withAdmin(source, (jedis) -> jedis.clusterSetSlotMigrating(slot, targetId));
+				cluster.withAdmin(source, (jedis) -> jedis.clusterSetSlotNode(slot, targetId));
+				try {
+					assertThatExceptionOfType(MultiKeyException.class)
+						.isThrownBy(() -> connection.stringCommands().mGet(keys))
+						.satisfies((ex) -> assertThat(ex.getSlots()).containsExactly(slot))
+						.withMessageContaining("failed after 5 redirects");
+				}
+				finally {
+					finish(cluster, slot, source, target);
+				}
+			}
+		});
+	}
+
 	private static long movedReplies(RedisTestCluster cluster, RedisNode node) {
 		// "errorstat_MOVED:count=3"
 		return cluster.withAdmin(node, (jedis) -> jedis.info("errorstats"))
