@@ -192,7 +192,8 @@ final class MultiKeyCommands {
 	private static boolean isMigrationRefusal(Throwable failure) {
 		String message = failure.getMessage();
 		return message != null
-				&& (message.startsWith("TRYAGAIN") || message.startsWith("ASK ") || message.startsWith("MOVED "));
+				&& (message.startsWith(MultiKeyEngine.TRYAGAIN) || message.startsWith(MultiKeyEngine.ASK)
+						|| message.startsWith(MultiKeyEngine.MOVED));
 	}
 
 	private static byte[][] checkKeys(byte @Nullable [][] keys) {

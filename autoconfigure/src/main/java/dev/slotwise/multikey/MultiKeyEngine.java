@@ -33,6 +33,15 @@ import org.jspecify.annotations.Nullable;
  */
 final class MultiKeyEngine {
 
+	/** Start of the error reply redirecting a slot for good. */
+	static final String MOVED = "MOVED ";
+
+	/** Start of the error reply redirecting one command to a slot's importing node. */
+	static final String ASK = "ASK ";
+
+	/** Start of the error reply refusing a multi-key command whose keys a slot migration split. */
+	static final String TRYAGAIN = "TRYAGAIN";
+
 	private final NodeTransport transport;
 
 	private final MultiKeySettings settings;
@@ -212,16 +221,16 @@ final class MultiKeyEngine {
 						+ unit.path(node, message) + ")", List.of(node.toString()), List.of(unit.slot), null));
 				return;
 			}
-			if (message.startsWith("MOVED ")) {
+			if (message.startsWith(MOVED)) {
 				this.observer.redirected(MultiKeyObserver.MOVED);
 				moved = true;
 				retries.add(unit.redirect(node, message, target(message, node), false));
 			}
-			else if (message.startsWith("ASK ")) {
+			else if (message.startsWith(ASK)) {
 				this.observer.redirected(MultiKeyObserver.ASK);
 				retries.add(unit.redirect(node, message, target(message, node), true));
 			}
-			else if (message.startsWith("TRYAGAIN")) {
+			else if (message.startsWith(TRYAGAIN)) {
 				this.observer.redirected(MultiKeyObserver.TRYAGAIN);
 				// A slot being migrated refuses multi-key commands whose keys are split between source and target;
 				// single-key commands are always served (or redirected) at once, so no waiting is needed.
@@ -330,8 +339,7 @@ final class MultiKeyEngine {
 
 		private String hop(NodeAddress node, String reply) {
 			int end = reply.indexOf(' ');
-			return this.trail + this.command + ((this.asking) ? " (asking)" : "") + " at " + node + ": "
-					+ ((end < 0) ? reply : reply.substring(0, end)) + ", ";
+			return path(node, (end < 0) ? reply : reply.substring(0, end)) + ", ";
 		}
 
 		/**

@@ -57,7 +57,8 @@ public final class LettuceClusterPrewarmer {
 				}
 			}
 			catch (RuntimeException ex) {
-				failed.putIfAbsent("connection pool", ex);
+				// Not a node: the pool itself could not hand out a connection.
+				logger.warn("Could not pre-warm Lettuce's connection pool: " + ex.getMessage());
 			}
 			finally {
 				borrowed.forEach(pool::release);
