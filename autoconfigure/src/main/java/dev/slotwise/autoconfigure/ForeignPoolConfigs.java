@@ -3,7 +3,7 @@ package dev.slotwise.autoconfigure;
 import java.util.HashMap;
 import java.util.Map;
 
-import dev.slotwise.pool.PoolSettings;
+import dev.slotwise.internal.pool.PoolSettings;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
 /**

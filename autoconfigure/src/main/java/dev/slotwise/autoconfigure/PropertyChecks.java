@@ -4,34 +4,70 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.validation.Errors;
 
 /**
- * Range checks of bound values that fail start-up naming the property, so that Spring Boot's failure analysis
- * tells the user exactly what to change.
+ * The range checks of Slotwise's {@link org.springframework.validation.Validator}s. Each rejects a field by its
+ * dashed property name (e.g. {@code multikey.max-keys-per-command}) with a message that names the whole property, so
+ * that the binder's {@code BindValidationException} and Spring Boot's failure analysis tell the user exactly what to
+ * change, whichever property it is.
  */
 final class PropertyChecks {
 
-	private PropertyChecks() {
+	private final Errors errors;
+
+	private final String prefix;
+
+	/**
+	 * Creates checks that report to the given errors.
+	 * @param errors the errors of the object being validated
+	 * @param prefix the prefix of the object's properties, e.g. {@code slotwise}
+	 */
+	PropertyChecks(Errors errors, String prefix) {
+		this.errors = errors;
+		this.prefix = prefix;
 	}
 
-	static void requireAtLeast(String property, int value, int minimum) {
+	/**
+	 * Returns the full name of a property of the validated object.
+	 * @param field the dashed property path below the prefix
+	 * @return the property name
+	 */
+	String name(String field) {
+		return this.prefix + "." + field;
+	}
+
+	void atLeast(String field, int value, int minimum) {
 		if (value < minimum) {
-			throw new InvalidConfigurationPropertyValueException(property, value,
-					(minimum == 0) ? "It must not be negative." : "It must be at least " + minimum + ".");
+			reject(field, (minimum == 0) ? "must not be negative" : "must be at least " + minimum);
 		}
 	}
 
-	static void requireNotNegative(String property, @Nullable Duration value) {
+	void notNegative(String field, @Nullable Duration value) {
 		if (value == null || value.isNegative()) {
-			throw new InvalidConfigurationPropertyValueException(property, value, "It must not be negative.");
+			reject(field, "must not be negative");
 		}
 	}
 
-	static void requirePositive(String property, @Nullable Duration value) {
+	void positive(String field, @Nullable Duration value) {
 		if (value == null || value.isNegative() || value.isZero()) {
-			throw new InvalidConfigurationPropertyValueException(property, value, "It must be positive.");
+			reject(field, "must be positive");
 		}
+	}
+
+	void notEmpty(String field, @Nullable String value) {
+		if (value == null || value.isEmpty()) {
+			reject(field, "must not be empty");
+		}
+	}
+
+	/**
+	 * Rejects a field.
+	 * @param field the dashed property path below the prefix
+	 * @param reason what is wrong, completing the sentence "'property' ..."
+	 */
+	void reject(String field, String reason) {
+		this.errors.rejectValue(field, "invalid", "'" + name(field) + "' " + reason);
 	}
 
 }

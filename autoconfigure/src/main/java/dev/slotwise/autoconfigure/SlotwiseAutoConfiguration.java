@@ -22,8 +22,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @ConditionalOnClass(RedisConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "slotwise.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SlotwiseProperties.class)
-@Import({ SlotwiseJedisConfiguration.class, SlotwiseLettuceConfiguration.class, SlotwiseTopologyConfiguration.class,
-		SlotwiseMultiKeyConfiguration.class })
+@Import({ SlotwisePoolConfiguration.class, SlotwiseJedisConfiguration.class, SlotwiseLettuceConfiguration.class,
+		SlotwiseTopologyConfiguration.class, SlotwiseMultiKeyConfiguration.class })
 public final class SlotwiseAutoConfiguration {
 
 }

@@ -1,83 +1,59 @@
 package dev.slotwise.autoconfigure;
 
+import java.util.Map;
+
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
-import dev.slotwise.metrics.JedisClusterPoolMeters;
-import dev.slotwise.pool.JedisClusterPrewarmer;
-import dev.slotwise.pool.PoolAdvisor;
-import dev.slotwise.pool.PoolSettings;
-import dev.slotwise.pool.TunedConnectionPoolConfig;
+import dev.slotwise.internal.metrics.JedisClusterPoolMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.commons.pool2.impl.GenericObjectPool;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Jedis;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.data.redis.autoconfigure.JedisClientConfigurationBuilderCustomizer;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 
 /**
- * Slotwise for Jedis: the tuned pool, and Spring Boot's {@link JedisConnectionFactory} replaced by a
- * {@link SlotwiseJedisConnectionFactory} in cluster mode.
+ * Slotwise for Jedis: Spring Boot's {@link JedisConnectionFactory} replaced by a
+ * {@link SlotwiseJedisConnectionFactory} in cluster mode. The pool lives in {@link SlotwisePoolConfiguration}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({ Jedis.class, JedisConnectionFactory.class, GenericObjectPool.class })
 class SlotwiseJedisConfiguration {
 
-	static final String CLIENT = "jedis";
-
-	@Bean
-	@Order(Ordered.HIGHEST_PRECEDENCE)
-	@ConditionalOnBooleanProperty(name = "slotwise.pool.enabled", matchIfMissing = true)
-	JedisClientConfigurationBuilderCustomizer slotwiseJedisPoolCustomizer(SlotwiseProperties properties,
-			Environment environment) {
-		if (PoolSettingsResolver.isPoolingDisabledByUser(environment, CLIENT)) {
-			return (builder) -> {
-			};
-		}
-		PoolSettings settings = PoolSettingsResolver.resolve(properties.getPool(), environment, CLIENT);
-		return (builder) -> builder.usePooling().poolConfig(new TunedConnectionPoolConfig(settings));
-	}
-
-	@Bean
-	@Order(0)
-	SlotwiseJedisConnectionFactoryCustomizer slotwisePoolConnectionFactoryCustomizer(SlotwiseProperties properties) {
-		return (factory) -> {
-			Object poolConfig = factory.getPoolConfig();
-			if (poolConfig instanceof TunedConnectionPoolConfig tuned) {
-				// Spring Data Redis copies a subset of the pool settings into the cluster client (dropping JMX, for
-				// one); hand the client the whole configuration instead.
-				factory.addClientBuilderCustomizer((builder) -> builder.poolConfig(tuned));
-			}
-			if (properties.getPool().isPrewarm()) {
-				factory.addClientStartedListener((client) -> JedisClusterPrewarmer.prewarm(client,
-						factory.getRequiredTopologyProvider().getTopology().getActiveMasterNodes()));
-			}
-		};
-	}
+	static final String CLIENT = SlotwisePoolConfiguration.JEDIS;
 
 	/**
-	 * Meters for the per-node pools, bound when the factory starts if the application has a meter registry.
+	 * Meters for the per-node pools, a {@code MeterBinder} Spring Boot binds to the application's registry; they
+	 * follow the pools of the Slotwise cluster factory's client as nodes come and go.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)
 	@ConditionalOnBooleanProperty(name = "slotwise.metrics.enabled", matchIfMissing = true)
 	static class PoolMetricsConfiguration {
 
+		@Bean(destroyMethod = "close")
+		@ConditionalOnMissingBean
+		JedisClusterPoolMeters slotwiseJedisPoolMeters() {
+			return new JedisClusterPoolMeters();
+		}
+
 		@Bean
-		@Order(10)
-		SlotwiseJedisConnectionFactoryCustomizer slotwisePoolMetricsCustomizer(ObjectProvider<MeterRegistry> registry) {
-			return (factory) -> factory.addClientStartedListener((client) -> registry
-				.ifAvailable((meterRegistry) -> new JedisClusterPoolMeters(client).bindTo(meterRegistry)));
+		@Order(SlotwiseOrder.POOL_METRICS)
+		SlotwiseJedisConnectionFactoryCustomizer slotwisePoolMetricsCustomizer(
+				ObjectProvider<JedisClusterPoolMeters> meters) {
+			return (factory) -> meters.ifAvailable((poolMeters) -> {
+				poolMeters.follow(() -> factory.isRunning() ? factory.getRequiredClusterClient().getClusterNodes()
+						: Map.of());
+				factory.addClientStartedListener("slotwise-pool-metrics", (client) -> poolMeters.sync());
+			});
 		}
 
 	}
@@ -89,8 +65,8 @@ class SlotwiseJedisConfiguration {
 
 	/**
 	 * Replaces the {@link JedisConnectionFactory} Spring Boot created for a cluster by a
-	 * {@link SlotwiseJedisConnectionFactory} with the same configuration, before it starts, and reviews the pool
-	 * settings of every factory Spring Boot created. Factories the application declared itself are left alone.
+	 * {@link SlotwiseJedisConnectionFactory} with the same configuration, before it starts. Factories the
+	 * application declared itself are left alone.
 	 */
 	static final class SlotwiseJedisConnectionFactoryPostProcessor
 			extends SpringBootConnectionFactoryReplacer<JedisConnectionFactory> {
@@ -101,7 +77,6 @@ class SlotwiseJedisConfiguration {
 
 		@Override
 		protected Object replace(JedisConnectionFactory original, ConfigurableListableBeanFactory beanFactory) {
-			review(original, beanFactory);
 			RedisClusterConfiguration cluster = original.getClusterConfiguration();
 			if (cluster == null) {
 				return original;
@@ -117,21 +92,6 @@ class SlotwiseJedisConfiguration {
 				.orderedStream()
 				.forEach((customizer) -> customizer.customize(replacement));
 			return replacement;
-		}
-
-		private void review(JedisConnectionFactory factory, ConfigurableListableBeanFactory beanFactory) {
-			SlotwiseProperties.Pool pool = beanFactory.getBean(SlotwiseProperties.class).getPool();
-			if (!pool.isEnabled() || !pool.isAdvisor()) {
-				return;
-			}
-			GenericObjectPoolConfig<?> config = factory.getPoolConfig();
-			if ((Object) config instanceof TunedConnectionPoolConfig tuned) {
-				PoolAdvisor.warn(tuned.getSettings(), "Jedis");
-			}
-			else if (config != null) {
-				PoolAdvisor.warn(ForeignPoolConfigs.describe(config, "the application's Jedis pool configuration"),
-						"Jedis");
-			}
 		}
 
 	}

@@ -4,25 +4,28 @@ import java.time.Duration;
 
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
-import dev.slotwise.multikey.JedisMultiKeySupport;
-import dev.slotwise.multikey.LettuceMultiKeySupport;
-import dev.slotwise.metrics.MultiKeyExecutorMeters;
-import dev.slotwise.metrics.MultiKeyMeters;
-import dev.slotwise.multikey.MultiKeyExecutor;
-import dev.slotwise.multikey.MultiKeyObserver;
-import dev.slotwise.multikey.MultiKeySettings;
+import dev.slotwise.internal.multikey.JedisMultiKeySupport;
+import dev.slotwise.internal.multikey.LettuceMultiKeySupport;
+import dev.slotwise.internal.metrics.MultiKeyExecutorMeters;
+import dev.slotwise.internal.metrics.MultiKeyMeters;
+import dev.slotwise.internal.multikey.MultiKeyExecutor;
+import dev.slotwise.internal.multikey.MultiKeyObserver;
+import dev.slotwise.internal.multikey.MultiKeySettings;
+import dev.slotwise.internal.pipeline.PipelineMeters;
+import dev.slotwise.internal.pipeline.PipelineObserver;
 import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import redis.clients.jedis.Jedis;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -35,16 +38,20 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 @ConditionalOnBooleanProperty(name = "slotwise.multikey.enabled", matchIfMissing = true)
 class SlotwiseMultiKeyConfiguration {
 
+	static final String COMMAND_TIMEOUT = "spring.data.redis.timeout";
+
 	@Bean
 	@ConditionalOnMissingBean
-	MultiKeySettings slotwiseMultiKeySettings(SlotwiseProperties properties) {
+	MultiKeySettings slotwiseMultiKeySettings(SlotwiseProperties properties, Environment environment) {
 		SlotwiseProperties.MultiKey multiKey = properties.getMultikey();
-		PropertyChecks.requireAtLeast("slotwise.multikey.max-keys-per-command", multiKey.getMaxKeysPerCommand(), 1);
-		PropertyChecks.requireAtLeast("slotwise.multikey.max-commands-per-pipeline",
-				multiKey.getMaxCommandsPerPipeline(), 1);
-		PropertyChecks.requireAtLeast("slotwise.multikey.max-redirects", multiKey.getMaxRedirects(), 0);
 		Duration timeout = multiKey.getTimeout();
-		PropertyChecks.requirePositive("slotwise.multikey.timeout", timeout);
+		// A dead node must fail a call no later than the application's own command timeout would: the engine's
+		// batches do not run under the client's per-command timeout, so it takes the shorter of the two.
+		Duration commandTimeout = Binder.get(environment).bind(COMMAND_TIMEOUT, Duration.class).orElse(null);
+		if (commandTimeout != null && !commandTimeout.isNegative() && !commandTimeout.isZero()
+				&& commandTimeout.compareTo(timeout) < 0) {
+			timeout = commandTimeout;
+		}
 		return new MultiKeySettings(multiKey.getMaxKeysPerCommand(), multiKey.getMaxCommandsPerPipeline(), timeout,
 				multiKey.getMaxRedirects());
 	}
@@ -56,24 +63,32 @@ class SlotwiseMultiKeyConfiguration {
 		@Bean(destroyMethod = "close")
 		@ConditionalOnMissingBean
 		MultiKeyExecutor slotwiseMultiKeyExecutor(SlotwiseProperties properties) {
-			SlotwiseProperties.Executor executor = properties.getExecutor();
-			Integer configured = executor.getThreads();
-			int threads = (configured != null) ? configured : Runtime.getRuntime().availableProcessors() * 4;
-			PropertyChecks.requireAtLeast("slotwise.executor.threads", threads, 1);
-			PropertyChecks.requireAtLeast("slotwise.executor.queue-capacity", executor.getQueueCapacity(), 1);
-			Duration awaitTermination = executor.getAwaitTermination();
-			PropertyChecks.requireNotNegative("slotwise.executor.await-termination", awaitTermination);
-			return MultiKeyExecutor.create(threads, executor.getQueueCapacity(), executor.getThreadNamePrefix(),
-					awaitTermination);
+			SlotwiseProperties.JedisExecutor executor = properties.getMultikey().getJedisExecutor();
+			return MultiKeyExecutor.create(executor.getThreads(), executor.getQueueCapacity(),
+					executor.getThreadNamePrefix(), executor.getAwaitTermination());
 		}
 
 		@Bean
-		@Order(100)
+		@Order(SlotwiseOrder.MULTIKEY)
 		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisMultiKeyCustomizer(MultiKeySettings settings,
-				MultiKeyExecutor executor, ObjectProvider<MultiKeyObservers> observers) {
+				MultiKeyExecutor executor, ObjectProvider<MultiKeyMeters> meters,
+				ObjectProvider<PipelineMeters> pipelineMeters) {
 			return (factory) -> JedisMultiKeySupport
-				.customizer(settings, executor, observer(observers, SlotwiseJedisConfiguration.CLIENT))
+				.customizer(settings, executor, observer(meters, SlotwiseJedisConfiguration.CLIENT),
+						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT))
 				.customize(factory);
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(MeterRegistry.class)
+		@ConditionalOnBooleanProperty(name = "slotwise.metrics.enabled", matchIfMissing = true)
+		static class ExecutorMetersConfiguration {
+
+			@Bean
+			MultiKeyExecutorMeters slotwiseMultiKeyExecutorMeters(MultiKeyExecutor executor) {
+				return new MultiKeyExecutorMeters(executor);
+			}
+
 		}
 
 	}
@@ -83,26 +98,29 @@ class SlotwiseMultiKeyConfiguration {
 	static class LettuceMultiKeyConfiguration {
 
 		@Bean
-		@Order(100)
+		@Order(SlotwiseOrder.MULTIKEY)
 		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceMultiKeyCustomizer(MultiKeySettings settings,
-				ObjectProvider<MultiKeyObservers> observers) {
+				ObjectProvider<MultiKeyMeters> meters) {
 			return (factory) -> LettuceMultiKeySupport
-				.customizer(settings, observer(observers, SlotwiseLettuceConfiguration.CLIENT))
+				.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT))
 				.customize(factory);
 		}
 
 	}
 
-	private static MultiKeyObserver observer(ObjectProvider<MultiKeyObservers> observers, String client) {
-		MultiKeyObservers available = observers.getIfAvailable();
+	private static PipelineObserver pipelineObserver(ObjectProvider<PipelineMeters> meters, String client) {
+		PipelineMeters available = meters.getIfAvailable();
+		return (available != null) ? available.forClient(client) : PipelineObserver.NONE;
+	}
+
+	private static MultiKeyObserver observer(ObjectProvider<MultiKeyMeters> meters, String client) {
+		MultiKeyMeters available = meters.getIfAvailable();
 		return (available != null) ? available.forClient(client) : MultiKeyObserver.NONE;
 	}
 
 	/**
-	 * Multi-key and executor meters, when Micrometer is present and {@code slotwise.metrics.enabled} is not false.
-	 * The registry is looked up when a connection factory is customized (and, for the executor, once every singleton
-	 * exists) rather than with {@code @ConditionalOnBean}, which would depend on Slotwise's auto-configuration running
-	 * after the registry's.
+	 * Multi-key and executor meters, when Micrometer is present and {@code slotwise.metrics.enabled} is not false:
+	 * {@code MeterBinder} beans that Spring Boot binds to the application's registry.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)
@@ -110,29 +128,16 @@ class SlotwiseMultiKeyConfiguration {
 	static class MultiKeyMetersConfiguration {
 
 		@Bean
-		MultiKeyObservers slotwiseMultiKeyObservers(ObjectProvider<MeterRegistry> registry) {
-			return (client) -> {
-				MeterRegistry available = registry.getIfUnique();
-				return (available != null) ? new MultiKeyMeters(available, client) : MultiKeyObserver.NONE;
-			};
+		@ConditionalOnMissingBean
+		MultiKeyMeters slotwiseMultiKeyMeters() {
+			return new MultiKeyMeters();
 		}
 
 		@Bean
-		static SmartInitializingSingleton slotwiseMultiKeyExecutorMeters(ObjectProvider<MultiKeyExecutor> executor,
-				ObjectProvider<MeterRegistry> registry) {
-			return () -> executor.ifUnique((available) -> registry
-				.ifUnique((meterRegistry) -> new MultiKeyExecutorMeters(available).bindTo(meterRegistry)));
+		@ConditionalOnMissingBean
+		PipelineMeters slotwisePipelineMeters() {
+			return new PipelineMeters();
 		}
-
-	}
-
-	/**
-	 * The observer for each client's multi-key engine; a bean only when meters are on.
-	 */
-	@FunctionalInterface
-	interface MultiKeyObservers {
-
-		MultiKeyObserver forClient(String client);
 
 	}
 

@@ -2,19 +2,27 @@ package dev.slotwise.autoconfigure;
 
 import java.time.Duration;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.util.Assert;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 
 /**
- * Configuration properties for Slotwise, bound from {@code slotwise.*}.
+ * Configuration properties for Slotwise, bound from {@code slotwise.*}. Each default is the field's initial value
+ * here, and nowhere else.
  * <p>
- * Values set under {@code spring.data.redis.*} always win over the defaults here; these only fill what the
- * application left open.
+ * Only what Spring Boot lacks lives here: pool settings Spring Boot already has ({@code max-active},
+ * {@code max-idle}, {@code min-idle}, {@code max-wait}, {@code time-between-eviction-runs}) are set under
+ * {@code spring.data.redis.jedis.pool.*} or {@code spring.data.redis.lettuce.pool.*}, where Slotwise supplies its
+ * defaults for those left unset.
+ * <p>
+ * The properties validate themselves: Spring Boot's binder applies a {@link Validator} that is the bound object
+ * itself (no JSR-303 provider needed), so every invalid value fails start-up with a {@code BindValidationException}
+ * naming the property.
  */
 @ConfigurationProperties(prefix = "slotwise")
-public class SlotwiseProperties {
+public class SlotwiseProperties implements Validator {
+
+	static final String PREFIX = "slotwise";
 
 	/**
 	 * Whether Slotwise is enabled; when false every Slotwise bean backs off and Spring Boot's Redis setup runs as
@@ -27,8 +35,6 @@ public class SlotwiseProperties {
 	private final Topology topology = new Topology();
 
 	private final MultiKey multikey = new MultiKey();
-
-	private final Executor executor = new Executor();
 
 	private final Metrics metrics = new Metrics();
 
@@ -52,16 +58,43 @@ public class SlotwiseProperties {
 		return this.multikey;
 	}
 
-	public Executor getExecutor() {
-		return this.executor;
-	}
-
 	public Metrics getMetrics() {
 		return this.metrics;
 	}
 
+	@Override
+	public boolean supports(Class<?> type) {
+		return SlotwiseProperties.class == type;
+	}
+
+	@Override
+	public void validate(Object target, Errors errors) {
+		SlotwiseProperties properties = (SlotwiseProperties) target;
+		PropertyChecks checks = new PropertyChecks(errors, PREFIX);
+		Pool pool = properties.getPool();
+		checks.notNegative("pool.soft-min-evictable-idle-time", pool.getSoftMinEvictableIdleTime());
+		Topology topology = properties.getTopology();
+		checks.notNegative("topology.cache-ttl", topology.getCacheTtl());
+		checks.notNegative("topology.min-refresh-interval", topology.getMinRefreshInterval());
+		checks.positive("topology.initial-timeout", topology.getInitialTimeout());
+		checks.atLeast("topology.refresh-sources", topology.getRefreshSources(), 1);
+		checks.notNegative("topology.periodic-refresh", topology.getPeriodicRefresh());
+		MultiKey multiKey = properties.getMultikey();
+		checks.atLeast("multikey.max-keys-per-command", multiKey.getMaxKeysPerCommand(), 1);
+		checks.atLeast("multikey.max-commands-per-pipeline", multiKey.getMaxCommandsPerPipeline(), 1);
+		checks.positive("multikey.timeout", multiKey.getTimeout());
+		checks.atLeast("multikey.max-redirects", multiKey.getMaxRedirects(), 0);
+		JedisExecutor executor = multiKey.getJedisExecutor();
+		checks.atLeast("multikey.jedis-executor.threads", executor.getThreads(), 1);
+		checks.atLeast("multikey.jedis-executor.queue-capacity", executor.getQueueCapacity(), 1);
+		checks.notEmpty("multikey.jedis-executor.thread-name-prefix", executor.getThreadNamePrefix());
+		checks.notNegative("multikey.jedis-executor.await-termination", executor.getAwaitTermination());
+	}
+
 	/**
-	 * Connection pool defaults for Jedis (always pooled in cluster mode) and for Lettuce when pooling is enabled.
+	 * What Slotwise adds to the connection pools of Jedis (always pooled in cluster mode) and of Lettuce when
+	 * pooling is enabled. Pool sizes, the wait and the eviction period are Spring Boot's
+	 * {@code spring.data.redis.*.pool.*} properties.
 	 */
 	public static class Pool {
 
@@ -69,28 +102,6 @@ public class SlotwiseProperties {
 		 * Whether Slotwise tunes the connection pool; when false the pool is left as Spring Boot configures it.
 		 */
 		private boolean enabled = true;
-
-		/**
-		 * Maximum connections per node; defaults to 8 per available processor, at least 16, so that the multi-key
-		 * executor (4 threads per processor) and as many application threads can each hold one.
-		 */
-		private @Nullable Integer maxTotal;
-
-		/**
-		 * Maximum idle connections per node; defaults to max-total so that bursts do not close and reopen
-		 * connections.
-		 */
-		private @Nullable Integer maxIdle;
-
-		/**
-		 * Idle connections kept open per node, opened at start-up when pre-warm is on and restored by the evictor.
-		 */
-		private int minIdle = 4;
-
-		/**
-		 * How long a caller waits for a connection when the pool is exhausted before it fails; never unbounded.
-		 */
-		private Duration maxWait = Duration.ofSeconds(2);
 
 		/**
 		 * Whether to PING every connection when it is borrowed; costs one round trip per command.
@@ -106,12 +117,6 @@ public class SlotwiseProperties {
 		 * Whether the evictor PINGs idle connections, finding dead ones off the request path.
 		 */
 		private boolean testWhileIdle = true;
-
-		/**
-		 * Time between evictor runs, which validate idle connections and restore min-idle; must be positive for
-		 * test-while-idle to do anything.
-		 */
-		private Duration timeBetweenEvictionRuns = Duration.ofSeconds(30);
 
 		/**
 		 * Idle time after which a connection above min-idle is closed by the evictor.
@@ -142,38 +147,6 @@ public class SlotwiseProperties {
 			this.enabled = enabled;
 		}
 
-		public @Nullable Integer getMaxTotal() {
-			return this.maxTotal;
-		}
-
-		public void setMaxTotal(@Nullable Integer maxTotal) {
-			this.maxTotal = maxTotal;
-		}
-
-		public @Nullable Integer getMaxIdle() {
-			return this.maxIdle;
-		}
-
-		public void setMaxIdle(@Nullable Integer maxIdle) {
-			this.maxIdle = maxIdle;
-		}
-
-		public int getMinIdle() {
-			return this.minIdle;
-		}
-
-		public void setMinIdle(int minIdle) {
-			this.minIdle = minIdle;
-		}
-
-		public Duration getMaxWait() {
-			return this.maxWait;
-		}
-
-		public void setMaxWait(Duration maxWait) {
-			this.maxWait = maxWait;
-		}
-
 		public boolean isTestOnBorrow() {
 			return this.testOnBorrow;
 		}
@@ -196,14 +169,6 @@ public class SlotwiseProperties {
 
 		public void setTestWhileIdle(boolean testWhileIdle) {
 			this.testWhileIdle = testWhileIdle;
-		}
-
-		public Duration getTimeBetweenEvictionRuns() {
-			return this.timeBetweenEvictionRuns;
-		}
-
-		public void setTimeBetweenEvictionRuns(Duration timeBetweenEvictionRuns) {
-			this.timeBetweenEvictionRuns = timeBetweenEvictionRuns;
 		}
 
 		public Duration getSoftMinEvictableIdleTime() {
@@ -258,6 +223,12 @@ public class SlotwiseProperties {
 		private Duration cacheTtl = Duration.ofSeconds(5);
 
 		/**
+		 * Least time between the starts of two topology refreshes of one client, however often failed or
+		 * redirected calls invalidate the topology; also the first back-off step after a failed refresh.
+		 */
+		private Duration minRefreshInterval = Duration.ofSeconds(1);
+
+		/**
 		 * Whether refreshes ask replicas rather than masters when the topology knows replicas, keeping the cost of
 		 * CLUSTER NODES off the nodes that serve writes.
 		 */
@@ -293,8 +264,15 @@ public class SlotwiseProperties {
 		}
 
 		public void setCacheTtl(Duration cacheTtl) {
-			Assert.isTrue(!cacheTtl.isNegative(), "'slotwise.topology.cache-ttl' must not be negative");
 			this.cacheTtl = cacheTtl;
+		}
+
+		public Duration getMinRefreshInterval() {
+			return this.minRefreshInterval;
+		}
+
+		public void setMinRefreshInterval(Duration minRefreshInterval) {
+			this.minRefreshInterval = minRefreshInterval;
 		}
 
 		public boolean isPreferReplicas() {
@@ -310,8 +288,6 @@ public class SlotwiseProperties {
 		}
 
 		public void setInitialTimeout(Duration initialTimeout) {
-			Assert.isTrue(!initialTimeout.isNegative() && !initialTimeout.isZero(),
-					"'slotwise.topology.initial-timeout' must be positive");
 			this.initialTimeout = initialTimeout;
 		}
 
@@ -320,7 +296,6 @@ public class SlotwiseProperties {
 		}
 
 		public void setRefreshSources(int refreshSources) {
-			Assert.isTrue(refreshSources >= 1, "'slotwise.topology.refresh-sources' must be at least 1");
 			this.refreshSources = refreshSources;
 		}
 
@@ -329,7 +304,6 @@ public class SlotwiseProperties {
 		}
 
 		public void setPeriodicRefresh(Duration periodicRefresh) {
-			Assert.isTrue(!periodicRefresh.isNegative(), "'slotwise.topology.periodic-refresh' must not be negative");
 			this.periodicRefresh = periodicRefresh;
 		}
 
@@ -360,7 +334,7 @@ public class SlotwiseProperties {
 
 		/**
 		 * How long a whole multi-key call may take before it fails with an exception naming the nodes and slots
-		 * still outstanding.
+		 * still outstanding; spring.data.redis.timeout caps it when set.
 		 */
 		private Duration timeout = Duration.ofSeconds(5);
 
@@ -368,6 +342,8 @@ public class SlotwiseProperties {
 		 * How often a command answered with MOVED, ASK or TRYAGAIN is sent again before the call fails.
 		 */
 		private int maxRedirects = 5;
+
+		private final JedisExecutor jedisExecutor = new JedisExecutor();
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -409,18 +385,23 @@ public class SlotwiseProperties {
 			this.maxRedirects = maxRedirects;
 		}
 
+		public JedisExecutor getJedisExecutor() {
+			return this.jedisExecutor;
+		}
+
 	}
 
 	/**
-	 * The executor that runs per-node batches of multi-key commands in parallel.
+	 * The executor whose threads run the node batches of multi-key calls over Jedis in parallel (Lettuce needs
+	 * none).
 	 */
-	public static class Executor {
+	public static class JedisExecutor {
 
 		/**
-		 * Number of threads running node batches of multi-key calls over Jedis (Lettuce needs none); defaults to 4
-		 * per available processor. Keep it at or below the pool's max-total per node.
+		 * Number of threads running node batches of multi-key calls over Jedis; defaults to 4 per available
+		 * processor. Keep it at or below the pool's max-active per node.
 		 */
-		private @Nullable Integer threads;
+		private int threads = 4 * Runtime.getRuntime().availableProcessors();
 
 		/**
 		 * Most node batches waiting for a thread; beyond it callers get back-pressure (the batch runs on the
@@ -438,11 +419,11 @@ public class SlotwiseProperties {
 		 */
 		private Duration awaitTermination = Duration.ofSeconds(10);
 
-		public @Nullable Integer getThreads() {
+		public int getThreads() {
 			return this.threads;
 		}
 
-		public void setThreads(@Nullable Integer threads) {
+		public void setThreads(int threads) {
 			this.threads = threads;
 		}
 

@@ -6,11 +6,11 @@ import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
-import dev.slotwise.metrics.TopologyMeters;
-import dev.slotwise.topology.JedisTopology;
-import dev.slotwise.topology.LettuceTopology;
-import dev.slotwise.topology.TopologyObserver;
-import dev.slotwise.topology.TopologySettings;
+import dev.slotwise.internal.metrics.TopologyMeters;
+import dev.slotwise.internal.topology.JedisTopology;
+import dev.slotwise.internal.topology.LettuceTopology;
+import dev.slotwise.internal.topology.TopologyObserver;
+import dev.slotwise.internal.topology.TopologySettings;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,6 +21,7 @@ import redis.clients.jedis.builders.ClusterClientBuilder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -39,14 +40,16 @@ class SlotwiseTopologyConfiguration {
 
 	static final String LETTUCE_REFRESH_PERIOD = "spring.data.redis.lettuce.cluster.refresh.period";
 
-	private static TopologyObserver observer(ObjectProvider<TopologyObservers> observers, String client) {
-		TopologyObservers available = observers.getIfAvailable();
+	private static final String CONTRIBUTOR = "slotwise-topology";
+
+	private static TopologyObserver observer(ObjectProvider<TopologyMeters> observers, String client) {
+		TopologyMeters available = observers.getIfAvailable();
 		return (available != null) ? available.forClient(client) : TopologyObserver.NONE;
 	}
 
 	private static TopologySettings settings(SlotwiseProperties.Topology topology, TopologyObserver observer) {
-		return new TopologySettings(topology.getCacheTtl(), topology.isPreferReplicas(), topology.getInitialTimeout(),
-				observer);
+		return new TopologySettings(topology.getCacheTtl(), topology.getMinRefreshInterval(),
+				topology.isPreferReplicas(), topology.getInitialTimeout(), observer);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -54,9 +57,9 @@ class SlotwiseTopologyConfiguration {
 	static class JedisTopologyConfiguration {
 
 		@Bean
-		@Order(-100)
+		@Order(SlotwiseOrder.TOPOLOGY)
 		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisTopologyCustomizer(SlotwiseProperties properties,
-				ObjectProvider<TopologyObservers> observers) {
+				ObjectProvider<TopologyMeters> observers) {
 			SlotwiseProperties.Topology topology = properties.getTopology();
 			return (factory) -> customize(factory, topology, observer(observers, SlotwiseJedisConfiguration.CLIENT));
 		}
@@ -64,12 +67,12 @@ class SlotwiseTopologyConfiguration {
 		private static void customize(SlotwiseJedisConnectionFactory factory, SlotwiseProperties.Topology topology,
 				TopologyObserver observer) {
 			TopologySettings settings = settings(topology, observer);
-			factory.setTopologyProviderFactory((client) -> JedisTopology.provider(client, settings));
+			factory.claimTopologyProvider(CONTRIBUTOR, (client) -> JedisTopology.provider(client, settings));
 			Duration period = topology.getPeriodicRefresh();
 			if (!period.isZero()) {
 				// Jedis's own refresh keeps its slot cache (CLUSTER SLOTS, one random node) current between MOVED
 				// replies; it runs on the client's own thread, closed with the client.
-				factory.addClientBuilderCustomizer((builder) -> {
+				factory.addClientBuilderCustomizer(CONTRIBUTOR, (builder) -> {
 					if (builder instanceof ClusterClientBuilder<?> cluster) {
 						cluster.topologyRefreshPeriod(period);
 					}
@@ -84,9 +87,9 @@ class SlotwiseTopologyConfiguration {
 	static class LettuceTopologyConfiguration {
 
 		@Bean
-		@Order(-100)
+		@Order(SlotwiseOrder.TOPOLOGY)
 		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceTopologyCustomizer(SlotwiseProperties properties,
-				ObjectProvider<TopologyObservers> observers, Environment environment) {
+				ObjectProvider<TopologyMeters> observers, Environment environment) {
 			SlotwiseProperties.Topology topology = properties.getTopology();
 			// An explicit Spring Boot refresh period wins over ours.
 			Duration period = environment.containsProperty(LETTUCE_REFRESH_PERIOD) ? null
@@ -97,24 +100,23 @@ class SlotwiseTopologyConfiguration {
 
 		private static void customize(SlotwiseLettuceConnectionFactory factory, SlotwiseProperties.Topology topology,
 				@Nullable Duration period, TopologyObserver observer) {
-			factory.setClusterClientCreator((resources, initialUris, options) -> {
+			factory.claimClusterClient(CONTRIBUTOR, (resources, initialUris, options) -> {
 				RedisClusterClient client = LettuceTopology.samplingClient(resources, initialUris,
-						topology.getRefreshSources(), topology.isPreferReplicas(), observer);
+						topology.getRefreshSources(), settings(topology, observer));
 				client.setOptions(options.mutate()
 					.topologyRefreshOptions(LettuceTopology.refreshOptions(options.getTopologyRefreshOptions(), period))
 					.build());
 				return client;
 			});
-			factory.setTopologyProviderDecorator((provider) -> LettuceTopology.cachingProvider(provider,
+			factory.claimTopologyProvider(CONTRIBUTOR, (provider) -> LettuceTopology.cachingProvider(provider,
 					(RedisClusterClient) factory.getRequiredNativeClient(), observer));
 		}
 
 	}
 
 	/**
-	 * Topology meters, when Micrometer is present and {@code slotwise.metrics.enabled} is not false. The registry
-	 * is looked up when a connection factory is customized rather than with {@code @ConditionalOnBean}, which would
-	 * depend on Slotwise's auto-configuration running after the registry's.
+	 * Topology meters, when Micrometer is present and {@code slotwise.metrics.enabled} is not false: a
+	 * {@code MeterBinder} bean that Spring Boot binds to the application's registry.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)
@@ -122,22 +124,10 @@ class SlotwiseTopologyConfiguration {
 	static class TopologyMetersConfiguration {
 
 		@Bean
-		TopologyObservers slotwiseTopologyObservers(ObjectProvider<MeterRegistry> registry) {
-			return (client) -> {
-				MeterRegistry available = registry.getIfUnique();
-				return (available != null) ? new TopologyMeters(available, client) : TopologyObserver.NONE;
-			};
+		@ConditionalOnMissingBean
+		TopologyMeters slotwiseTopologyMeters() {
+			return new TopologyMeters();
 		}
-
-	}
-
-	/**
-	 * The observer for each client's topology; a bean only when meters are on.
-	 */
-	@FunctionalInterface
-	interface TopologyObservers {
-
-		TopologyObserver forClient(String client);
 
 	}
 

@@ -83,7 +83,13 @@ abstract class SpringBootConnectionFactoryReplacer<F> implements BeanPostProcess
 		return Optional.of(executor);
 	}
 
-	private static boolean isDefinedBySpringBoot(ConfigurableListableBeanFactory beanFactory, String beanName) {
+	/**
+	 * Returns whether a bean definition comes from Spring Boot's Redis auto-configuration.
+	 * @param beanFactory the bean factory
+	 * @param beanName the bean's name
+	 * @return whether Spring Boot defined the bean
+	 */
+	static boolean isDefinedBySpringBoot(ConfigurableListableBeanFactory beanFactory, String beanName) {
 		try {
 			BeanDefinition definition = beanFactory.getMergedBeanDefinition(beanName);
 			if (definition instanceof AnnotatedBeanDefinition annotated) {

@@ -1,5 +1,7 @@
 package dev.slotwise.connection;
 
+import java.util.Map;
+
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClusterClient;
@@ -23,7 +25,12 @@ final class JedisNodeResourceProvider implements ClusterNodeResourceProvider {
 	@Override
 	@SuppressWarnings("unchecked")
 	public Jedis getResourceForSpecificNode(RedisClusterNode node) {
-		ConnectionPool pool = this.client.getClusterNodes().get(node.getHost() + ":" + node.getPort());
+		Map<String, ConnectionPool> pools = this.client.getClusterNodes();
+		ConnectionPool pool = pools.get(node.getHost() + ":" + node.getPort());
+		if (pool == null && node.getName() != null) {
+			// An announced hostname (cluster-preferred-endpoint-type hostname): Jedis keys its pools by it.
+			pool = pools.get(node.getName() + ":" + node.getPort());
+		}
 		if (pool == null) {
 			throw new DataAccessResourceFailureException("Node %s is unknown to the cluster client".formatted(node));
 		}

@@ -1,12 +1,11 @@
 package dev.slotwise.connection;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
@@ -26,31 +25,45 @@ import org.springframework.util.Assert;
 
 /**
  * A {@link JedisConnectionFactory} for Redis Cluster whose topology provider, cluster connections and client
- * life cycle can be extended through hooks, set before {@link #afterPropertiesSet()}:
+ * life cycle are extended through named contributions, made before {@link #afterPropertiesSet()}. Two kinds of
+ * hooks exist:
  * <ul>
- * <li>{@link #setTopologyProviderFactory(Function)} replaces Spring Data Redis's topology provider;</li>
- * <li>{@link #setClusterConnectionPostProcessor(UnaryOperator)} may return a {@link JedisClusterConnection}
+ * <li>exclusive hooks, which one contributor at most may fill; a second claim fails with an
+ * {@link IllegalStateException} naming both contributors:
+ * <ul>
+ * <li>{@link #claimTopologyProvider(String, Function)} replaces Spring Data Redis's topology provider;</li>
+ * <li>{@link #claimClusterConnections(String, UnaryOperator)} may return a {@link JedisClusterConnection}
  * subclass for every connection handed out;</li>
- * <li>{@link #addClientBuilderCustomizer(JedisClientBuilderCustomizer)} configures the Jedis cluster client
- * builder (pool, topology refresh period) before the application's own customizer runs;</li>
- * <li>{@link #addClientStartedListener(Consumer)} sees the {@link RedisClusterClient} once the factory has
+ * </ul>
+ * </li>
+ * <li>ordered hooks, to which every contributor adds, run in the order added:
+ * <ul>
+ * <li>{@link #addClientBuilderCustomizer(String, JedisClientBuilderCustomizer)} configures the Jedis cluster
+ * client builder (pool, topology refresh period) before the application's own customizer runs;</li>
+ * <li>{@link #addClientStartedListener(String, Consumer)} sees the {@link RedisClusterClient} once the factory has
  * started, for example to pre-warm its pools or bind meters.</li>
+ * </ul>
+ * </li>
  * </ul>
  * Everything else behaves exactly as in {@link JedisConnectionFactory}.
  */
 public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 
-	private final List<JedisClientBuilderCustomizer> clientBuilderCustomizers;
+	private static final Log logger = LogFactory.getLog(SlotwiseJedisConnectionFactory.class);
 
-	private @Nullable Function<UnifiedJedis, ClusterTopologyProvider> topologyProviderFactory;
+	private final ListHook<JedisClientBuilderCustomizer> clientBuilderCustomizers;
 
-	private UnaryOperator<JedisClusterConnection> clusterConnectionPostProcessor = UnaryOperator.identity();
+	private final ExclusiveHook<Function<UnifiedJedis, ClusterTopologyProvider>> topologyProvider = new ExclusiveHook<>(
+			"the topology provider of the Jedis connection factory");
 
-	private final List<Consumer<RedisClusterClient>> clientStartedListeners = new ArrayList<>();
+	private final ExclusiveHook<UnaryOperator<JedisClusterConnection>> clusterConnections = new ExclusiveHook<>(
+			"the cluster connections of the Jedis connection factory");
+
+	private final ListHook<Consumer<RedisClusterClient>> clientStartedListeners = new ListHook<>();
 
 	private @Nullable AsyncTaskExecutor executor;
 
-	private volatile @Nullable ClusterTopologyProvider topologyProvider;
+	private volatile @Nullable ClusterTopologyProvider runningTopologyProvider;
 
 	private volatile @Nullable RedisClusterClient clusterClient;
 
@@ -63,53 +76,62 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	 */
 	public SlotwiseJedisConnectionFactory(RedisClusterConfiguration clusterConfiguration,
 			JedisClientConfiguration clientConfiguration) {
-		this(clusterConfiguration, clientConfiguration, new CopyOnWriteArrayList<>());
+		this(clusterConfiguration, clientConfiguration, new ListHook<>());
 	}
 
 	private SlotwiseJedisConnectionFactory(RedisClusterConfiguration clusterConfiguration,
-			JedisClientConfiguration clientConfiguration, List<JedisClientBuilderCustomizer> clientBuilderCustomizers) {
+			JedisClientConfiguration clientConfiguration,
+			ListHook<JedisClientBuilderCustomizer> clientBuilderCustomizers) {
 		super(clusterConfiguration, new ComposedJedisClientConfiguration(clientConfiguration,
 				(builder) -> clientBuilderCustomizers.forEach((customizer) -> customizer.customize(builder))));
 		this.clientBuilderCustomizers = clientBuilderCustomizers;
 	}
 
 	/**
-	 * Adds a customizer of the Jedis cluster client builder. Added customizers run in order, after Spring Data
-	 * Redis has configured the builder and before the application's own {@link JedisClientBuilderCustomizer} from
-	 * its {@link JedisClientConfiguration}, which therefore wins.
+	 * Adds a customizer of the Jedis cluster client builder. Added customizers run in the order added, after Spring
+	 * Data Redis has configured the builder and before the application's own {@link JedisClientBuilderCustomizer}
+	 * from its {@link JedisClientConfiguration}, which therefore wins.
+	 * @param contributor the name of who adds it, for messages
 	 * @param customizer the customizer
 	 */
-	public void addClientBuilderCustomizer(JedisClientBuilderCustomizer customizer) {
+	public void addClientBuilderCustomizer(String contributor, JedisClientBuilderCustomizer customizer) {
 		Assert.notNull(customizer, "'customizer' must not be null");
-		this.clientBuilderCustomizers.add(customizer);
+		this.clientBuilderCustomizers.add(contributor, customizer);
 	}
 
 	/**
-	 * Sets the function that creates the topology provider once the cluster client exists; {@code null} keeps
-	 * Spring Data Redis's.
-	 * @param topologyProviderFactory the factory
+	 * Provides the topology provider in place of Spring Data Redis's. One contributor at most may.
+	 * @param contributor the name of who provides it, for messages
+	 * @param topologyProviderFactory creates the provider once the cluster client exists
+	 * @throws IllegalStateException when another contributor provides it already
 	 */
-	public void setTopologyProviderFactory(
-			@Nullable Function<UnifiedJedis, ClusterTopologyProvider> topologyProviderFactory) {
-		this.topologyProviderFactory = topologyProviderFactory;
+	public void claimTopologyProvider(String contributor,
+			Function<UnifiedJedis, ClusterTopologyProvider> topologyProviderFactory) {
+		Assert.notNull(topologyProviderFactory, "'topologyProviderFactory' must not be null");
+		this.topologyProvider.claim(contributor, topologyProviderFactory);
 	}
 
 	/**
-	 * Sets the function every cluster connection passes through before it is handed out.
+	 * Provides the cluster connections handed out: every connection Spring Data Redis creates passes through the
+	 * function, which returns the connection to use. One contributor at most may, since one connection cannot be
+	 * two subclasses.
+	 * @param contributor the name of who provides them, for messages
 	 * @param postProcessor returns the connection to use, typically a subclass wrapping the same resources
+	 * @throws IllegalStateException when another contributor provides them already
 	 */
-	public void setClusterConnectionPostProcessor(UnaryOperator<JedisClusterConnection> postProcessor) {
+	public void claimClusterConnections(String contributor, UnaryOperator<JedisClusterConnection> postProcessor) {
 		Assert.notNull(postProcessor, "'postProcessor' must not be null");
-		this.clusterConnectionPostProcessor = postProcessor;
+		this.clusterConnections.claim(contributor, postProcessor);
 	}
 
 	/**
-	 * Adds a listener called with the cluster client each time the factory starts.
+	 * Adds a listener called with the cluster client each time the factory starts, after those added before.
+	 * @param contributor the name of who adds it, for messages
 	 * @param listener the listener
 	 */
-	public void addClientStartedListener(Consumer<RedisClusterClient> listener) {
+	public void addClientStartedListener(String contributor, Consumer<RedisClusterClient> listener) {
 		Assert.notNull(listener, "'listener' must not be null");
-		this.clientStartedListeners.add(listener);
+		this.clientStartedListeners.add(contributor, listener);
 	}
 
 	@Override
@@ -124,7 +146,7 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	 * @throws IllegalStateException when the factory is not started
 	 */
 	public ClusterTopologyProvider getRequiredTopologyProvider() {
-		ClusterTopologyProvider provider = this.topologyProvider;
+		ClusterTopologyProvider provider = this.runningTopologyProvider;
 		Assert.state(provider != null, "The connection factory is not started");
 		return provider;
 	}
@@ -141,9 +163,9 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	}
 
 	/**
-	 * Returns the executor of commands that span nodes, for connections created by a
-	 * {@link #setClusterConnectionPostProcessor(UnaryOperator) post-processor} (Spring Data Redis keeps its own
-	 * private). It runs on the executor set with {@link #setExecutor(AsyncTaskExecutor)}, if any, and is disposed when
+	 * Returns the executor of commands that span nodes, for connections created by the
+	 * {@link #claimClusterConnections(String, UnaryOperator) cluster connections contributor} (Spring Data Redis keeps
+	 * its own private). It runs on the executor set with {@link #setExecutor(AsyncTaskExecutor)}, if any, and is disposed when
 	 * the factory stops.
 	 * @return the executor of the running factory
 	 * @throws IllegalStateException when the factory is not started
@@ -172,9 +194,10 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 
 	@Override
 	protected ClusterTopologyProvider createTopologyProvider(UnifiedJedis cluster) {
-		ClusterTopologyProvider provider = (this.topologyProviderFactory != null)
-				? this.topologyProviderFactory.apply(cluster) : super.createTopologyProvider(cluster);
-		this.topologyProvider = provider;
+		Function<UnifiedJedis, ClusterTopologyProvider> factory = this.topologyProvider.get();
+		ClusterTopologyProvider provider = (factory != null) ? factory.apply(cluster)
+				: super.createTopologyProvider(cluster);
+		this.runningTopologyProvider = provider;
 		return provider;
 	}
 
@@ -183,6 +206,17 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 		RedisClusterClient client = super.createRedisClusterClient(configuration);
 		this.clusterClient = client;
 		return client;
+	}
+
+	@Override
+	public void afterPropertiesSet() {
+		if (logger.isDebugEnabled()) {
+			logger.debug("Contributions: topology provider from " + this.topologyProvider.contributor()
+					+ ", cluster connections from " + this.clusterConnections.contributor()
+					+ ", client builder customizers from " + this.clientBuilderCustomizers.contributors()
+					+ ", client started listeners from " + this.clientStartedListeners.contributors());
+		}
+		super.afterPropertiesSet();
 	}
 
 	@Override
@@ -200,7 +234,7 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 		super.stop();
 		disposeCommandExecutor();
 		this.clusterClient = null;
-		this.topologyProvider = null;
+		this.runningTopologyProvider = null;
 	}
 
 	private synchronized void disposeCommandExecutor() {
@@ -218,7 +252,8 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 
 	@Override
 	protected JedisClusterConnection postProcessConnection(JedisClusterConnection connection) {
-		return this.clusterConnectionPostProcessor.apply(connection);
+		UnaryOperator<JedisClusterConnection> postProcessor = this.clusterConnections.get();
+		return (postProcessor != null) ? postProcessor.apply(connection) : connection;
 	}
 
 }

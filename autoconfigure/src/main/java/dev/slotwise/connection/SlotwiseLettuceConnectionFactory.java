@@ -14,6 +14,8 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.resource.ClientResources;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ClusterCommandExecutor;
@@ -26,35 +28,47 @@ import org.springframework.data.redis.connection.lettuce.LettuceClusterConnectio
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection.PipeliningFlushPolicy;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
+import org.springframework.data.redis.connection.lettuce.SlotwiseReactiveLettuceConnectionFactory;
 import org.springframework.data.redis.util.RedisClientLibraryInfo;
 import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
 
 /**
- * A {@link LettuceConnectionFactory} for Redis Cluster whose client, topology provider and cluster connections can
- * be extended through hooks, set before {@link #afterPropertiesSet()}:
+ * A {@link LettuceConnectionFactory} for Redis Cluster whose client, topology provider and cluster connections are
+ * extended through named contributions, made before {@link #afterPropertiesSet()}. Two kinds of hooks exist:
  * <ul>
- * <li>{@link #setClusterClientCreator(ClusterClientCreator)} creates the Lettuce cluster client (for example a
+ * <li>exclusive hooks, which one contributor at most may fill; a second claim fails with an
+ * {@link IllegalStateException} naming both contributors:
+ * <ul>
+ * <li>{@link #claimClusterClient(String, ClusterClientCreator)} creates the Lettuce cluster client (for example a
  * {@code RedisClusterClient} subclass) from the URIs and options Spring Data Redis would use;</li>
- * <li>{@link #setTopologyProviderDecorator(UnaryOperator)} wraps Spring Data Redis's topology provider once per
+ * <li>{@link #claimTopologyProvider(String, UnaryOperator)} wraps Spring Data Redis's topology provider once per
  * start;</li>
- * <li>{@link #setClusterConnectionCreator(ClusterConnectionCreator)} creates every cluster connection, typically
- * a {@link LettuceClusterConnection} subclass;</li>
- * <li>{@link #addStartedListener(Consumer)} runs once the factory has started, for example to pre-warm.</li>
+ * <li>{@link #claimClusterConnections(String, ClusterConnectionCreator)} creates every cluster connection,
+ * typically a {@link LettuceClusterConnection} subclass;</li>
+ * </ul>
+ * </li>
+ * <li>an ordered hook, to which every contributor adds, run in the order added:
+ * {@link #addStartedListener(String, Consumer)} runs once the factory has started, for example to pre-warm.</li>
  * </ul>
  * Everything else behaves exactly as in {@link LettuceConnectionFactory}.
  */
-public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
+public class SlotwiseLettuceConnectionFactory extends SlotwiseReactiveLettuceConnectionFactory {
 
-	private UnaryOperator<ClusterTopologyProvider> topologyProviderDecorator = UnaryOperator.identity();
+	private static final Log logger = LogFactory.getLog(SlotwiseLettuceConnectionFactory.class);
 
-	private @Nullable ClusterConnectionCreator clusterConnectionCreator;
+	private final ExclusiveHook<ClusterClientCreator> clusterClient = new ExclusiveHook<>(
+			"the cluster client of the Lettuce connection factory");
+
+	private final ExclusiveHook<UnaryOperator<ClusterTopologyProvider>> topologyProvider = new ExclusiveHook<>(
+			"the topology provider of the Lettuce connection factory");
+
+	private final ExclusiveHook<ClusterConnectionCreator> clusterConnections = new ExclusiveHook<>(
+			"the cluster connections of the Lettuce connection factory");
+
+	private final ListHook<Consumer<SlotwiseLettuceConnectionFactory>> startedListeners = new ListHook<>();
 
 	private PipeliningFlushPolicy pipeliningFlushPolicy = PipeliningFlushPolicy.flushEachCommand();
-
-	private final List<Consumer<SlotwiseLettuceConnectionFactory>> startedListeners = new ArrayList<>();
-
-	private @Nullable ClusterClientCreator clusterClientCreator;
 
 	private @Nullable AbstractRedisClient decoratedForClient;
 
@@ -75,32 +89,42 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Sets what creates the Lettuce cluster client, for example a {@code RedisClusterClient} subclass; {@code null}
-	 * lets Spring Data Redis create its own. The creator receives the seed URIs and options exactly as Spring Data
-	 * Redis would build them.
+	 * Provides the Lettuce cluster client, for example a {@code RedisClusterClient} subclass, in place of Spring Data
+	 * Redis's. The creator receives the seed URIs and options exactly as Spring Data Redis would build them. One
+	 * contributor at most may.
+	 * @param contributor the name of who provides it, for messages
 	 * @param creator the creator
+	 * @throws IllegalStateException when another contributor provides it already
 	 */
-	public void setClusterClientCreator(@Nullable ClusterClientCreator creator) {
-		this.clusterClientCreator = creator;
+	public void claimClusterClient(String contributor, ClusterClientCreator creator) {
+		Assert.notNull(creator, "'creator' must not be null");
+		this.clusterClient.claim(contributor, creator);
 	}
 
 	/**
-	 * Sets the function that wraps Spring Data Redis's topology provider. It is applied once per started client:
-	 * Spring Data Redis creates a new, equivalent provider for every cluster connection, and the first one wrapped
-	 * serves them all.
+	 * Provides the topology provider cluster connections use, as a wrapper of Spring Data Redis's. It is applied
+	 * once per started client: Spring Data Redis creates a new, equivalent provider for every cluster connection, and
+	 * the first one wrapped serves them all. One contributor at most may, since other contributors rely on the type of
+	 * the provider they are given.
+	 * @param contributor the name of who provides it, for messages
 	 * @param decorator returns the provider cluster connections use
+	 * @throws IllegalStateException when another contributor provides it already
 	 */
-	public void setTopologyProviderDecorator(UnaryOperator<ClusterTopologyProvider> decorator) {
+	public void claimTopologyProvider(String contributor, UnaryOperator<ClusterTopologyProvider> decorator) {
 		Assert.notNull(decorator, "'decorator' must not be null");
-		this.topologyProviderDecorator = decorator;
+		this.topologyProvider.claim(contributor, decorator);
 	}
 
 	/**
-	 * Sets what creates cluster connections; {@code null} creates Spring Data Redis's own.
+	 * Provides the cluster connections handed out in place of Spring Data Redis's own. One contributor at most may,
+	 * since one connection cannot be two subclasses.
+	 * @param contributor the name of who provides them, for messages
 	 * @param creator the creator
+	 * @throws IllegalStateException when another contributor provides them already
 	 */
-	public void setClusterConnectionCreator(@Nullable ClusterConnectionCreator creator) {
-		this.clusterConnectionCreator = creator;
+	public void claimClusterConnections(String contributor, ClusterConnectionCreator creator) {
+		Assert.notNull(creator, "'creator' must not be null");
+		this.clusterConnections.claim(contributor, creator);
 	}
 
 	@Override
@@ -111,12 +135,13 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Adds a listener called each time the factory starts.
+	 * Adds a listener called each time the factory starts, after those added before.
+	 * @param contributor the name of who adds it, for messages
 	 * @param listener the listener
 	 */
-	public void addStartedListener(Consumer<SlotwiseLettuceConnectionFactory> listener) {
+	public void addStartedListener(String contributor, Consumer<SlotwiseLettuceConnectionFactory> listener) {
 		Assert.notNull(listener, "'listener' must not be null");
-		this.startedListeners.add(listener);
+		this.startedListeners.add(contributor, listener);
 	}
 
 	/**
@@ -158,7 +183,7 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 
 	@Override
 	protected AbstractRedisClient createClient() {
-		ClusterClientCreator creator = this.clusterClientCreator;
+		ClusterClientCreator creator = this.clusterClient.get();
 		RedisClusterConfiguration cluster = getClusterConfiguration();
 		return (creator != null && cluster != null) ? createClusterClient(creator, cluster) : super.createClient();
 	}
@@ -206,6 +231,17 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	@Override
+	public void afterPropertiesSet() {
+		if (logger.isDebugEnabled()) {
+			logger.debug("Contributions: cluster client from " + this.clusterClient.contributor()
+					+ ", topology provider from " + this.topologyProvider.contributor()
+					+ ", cluster connections from " + this.clusterConnections.contributor()
+					+ ", started listeners from " + this.startedListeners.contributors());
+		}
+		super.afterPropertiesSet();
+	}
+
+	@Override
 	public void start() {
 		boolean wasRunning = isRunning();
 		super.start();
@@ -222,12 +258,13 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 		ClusterTopologyProvider decorated = decorate(topologyProvider);
 		this.connectionProvider = connectionProvider;
 		this.connectionProviderForClient = getNativeClient();
-		if (this.clusterConnectionCreator == null) {
+		ClusterConnectionCreator creator = this.clusterConnections.get();
+		if (creator == null) {
 			return super.doCreateLettuceClusterConnection(sharedConnection, connectionProvider, decorated,
 					clusterCommandExecutor, commandTimeout);
 		}
-		LettuceClusterConnection connection = this.clusterConnectionCreator.create(sharedConnection, connectionProvider,
-				decorated, clusterCommandExecutor, commandTimeout);
+		LettuceClusterConnection connection = creator.create(sharedConnection, connectionProvider, decorated,
+				clusterCommandExecutor, commandTimeout);
 		connection.setPipeliningFlushPolicy(this.pipeliningFlushPolicy);
 		return connection;
 	}
@@ -238,7 +275,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 		AbstractRedisClient client = getNativeClient();
 		ClusterTopologyProvider decorated = this.decoratedTopologyProvider;
 		if (decorated == null || client != this.decoratedForClient) {
-			decorated = this.topologyProviderDecorator.apply(provider);
+			UnaryOperator<ClusterTopologyProvider> decorator = this.topologyProvider.get();
+			decorated = (decorator != null) ? decorator.apply(provider) : provider;
 			this.decoratedForClient = client;
 			this.decoratedTopologyProvider = decorated;
 		}

@@ -49,7 +49,7 @@ public class MultiKeyException extends DataAccessResourceFailureException {
 		return what + " on node(s) " + new TreeSet<>(nodes) + " for slot(s) [" + listed + more + "]" + because;
 	}
 
-	String what() {
+	public String what() {
 		return this.what;
 	}
 

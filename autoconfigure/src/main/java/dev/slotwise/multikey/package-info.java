@@ -1,7 +1,7 @@
 /**
- * Slot-aware parallel multi-key commands: {@code mGet}, {@code mSet}, {@code del}, {@code unlink} and
- * {@code exists} across hash slots run as one pipelined batch of per-slot commands per node, the nodes in
- * parallel, behind Spring Data Redis's connection API on Jedis and Lettuce.
+ * What applications see of Slotwise's multi-key commands: {@link dev.slotwise.multikey.MultiKeyException}, the
+ * {@code DataAccessException} a cross-slot call raises when a node fails, a reply is an error, redirects run out or
+ * the call's timeout passes. The engine itself lives in {@code dev.slotwise.internal.multikey}.
  */
 @NullMarked
 package dev.slotwise.multikey;

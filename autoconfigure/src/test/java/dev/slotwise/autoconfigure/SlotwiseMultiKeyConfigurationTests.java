@@ -2,8 +2,8 @@ package dev.slotwise.autoconfigure;
 
 import java.time.Duration;
 
-import dev.slotwise.multikey.MultiKeyExecutor;
-import dev.slotwise.multikey.MultiKeySettings;
+import dev.slotwise.internal.multikey.MultiKeyExecutor;
+import dev.slotwise.internal.multikey.MultiKeySettings;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -36,7 +36,8 @@ class SlotwiseMultiKeyConfigurationTests {
 	@Test
 	void defaultsMatchTheDocumentedValues() {
 		this.runner.run((context) -> {
-			assertThat(context.getBean(MultiKeySettings.class)).isEqualTo(MultiKeySettings.DEFAULTS);
+			assertThat(context.getBean(MultiKeySettings.class))
+				.isEqualTo(new MultiKeySettings(500, 10_000, Duration.ofSeconds(5), 5));
 			assertThat(context.getBean(MultiKeyExecutor.class).maxThreads())
 				.isEqualTo(Runtime.getRuntime().availableProcessors() * 4);
 		});
@@ -47,7 +48,7 @@ class SlotwiseMultiKeyConfigurationTests {
 		this.runner
 			.withPropertyValues("slotwise.multikey.max-keys-per-command=100",
 					"slotwise.multikey.max-commands-per-pipeline=50", "slotwise.multikey.timeout=750ms",
-					"slotwise.multikey.max-redirects=2", "slotwise.executor.threads=3")
+					"slotwise.multikey.max-redirects=2", "slotwise.multikey.jedis-executor.threads=3")
 			.run((context) -> {
 				assertThat(context.getBean(MultiKeySettings.class))
 					.isEqualTo(new MultiKeySettings(100, 50, Duration.ofMillis(750), 2));
@@ -118,12 +119,13 @@ class SlotwiseMultiKeyConfigurationTests {
 
 	@Test
 	void zeroThreadsFailsNamingTheProperty() {
-		assertFailsNaming("slotwise.executor.threads=0", "slotwise.executor.threads");
+		assertFailsNaming("slotwise.multikey.jedis-executor.threads=0", "slotwise.multikey.jedis-executor.threads");
 	}
 
 	@Test
 	void zeroQueueCapacityFailsNamingTheProperty() {
-		assertFailsNaming("slotwise.executor.queue-capacity=0", "slotwise.executor.queue-capacity");
+		assertFailsNaming("slotwise.multikey.jedis-executor.queue-capacity=0",
+				"slotwise.multikey.jedis-executor.queue-capacity");
 	}
 
 	private void assertFailsNaming(String property, String name) {

@@ -58,8 +58,8 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 		this.runner.run((context) -> {
 			Collection<ConnectionPool> pools = nodePools(context);
 			assertThat(pools).hasSize(6).allSatisfy((pool) -> {
-				assertThat(pool.getMaxTotal()).isEqualTo(PoolSettingsResolver.defaultMaxTotal());
-				assertThat(pool.getMaxIdle()).isEqualTo(PoolSettingsResolver.defaultMaxTotal());
+				assertThat(pool.getMaxTotal()).isEqualTo(ClientPoolProperties.defaultMaxActive());
+				assertThat(pool.getMaxIdle()).isEqualTo(ClientPoolProperties.defaultMaxActive());
 				assertThat(pool.getMinIdle()).isEqualTo(4);
 				assertThat(pool.getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(pool.getTestOnBorrow()).isFalse();
@@ -75,13 +75,14 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 	}
 
 	@Test
-	void everySlotwisePoolPropertyBinds() {
+	void everyPoolPropertyBinds() {
 		this.runner
-			.withPropertyValues("slotwise.pool.max-total=21", "slotwise.pool.max-idle=11", "slotwise.pool.min-idle=3",
-					"slotwise.pool.max-wait=750ms", "slotwise.pool.test-on-borrow=true",
-					"slotwise.pool.test-on-return=true", "slotwise.pool.test-while-idle=false",
-					"slotwise.pool.time-between-eviction-runs=7s", "slotwise.pool.soft-min-evictable-idle-time=9s",
-					"slotwise.pool.jmx-enabled=false", "slotwise.pool.prewarm=false", "slotwise.pool.advisor=false")
+			.withPropertyValues("spring.data.redis.jedis.pool.max-active=21", "spring.data.redis.jedis.pool.max-idle=11",
+					"spring.data.redis.jedis.pool.min-idle=3", "spring.data.redis.jedis.pool.max-wait=750ms",
+					"slotwise.pool.test-on-borrow=true", "slotwise.pool.test-on-return=true",
+					"slotwise.pool.test-while-idle=false", "spring.data.redis.jedis.pool.time-between-eviction-runs=7s",
+					"slotwise.pool.soft-min-evictable-idle-time=9s", "slotwise.pool.jmx-enabled=false",
+					"slotwise.pool.prewarm=false", "slotwise.pool.advisor=false")
 			.run((context) -> {
 				SlotwiseProperties.Pool bound = context.getBean(SlotwiseProperties.class).getPool();
 				assertThat(bound.isPrewarm()).isFalse();
@@ -102,11 +103,9 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 	}
 
 	@Test
-	void springDataRedisPoolPropertiesWinOverSlotwiseValues() {
+	void springDataRedisPoolPropertiesWinOverSlotwiseDefaults() {
 		this.runner
-			.withPropertyValues("slotwise.pool.max-total=21", "slotwise.pool.max-idle=11", "slotwise.pool.min-idle=3",
-					"slotwise.pool.max-wait=750ms", "slotwise.pool.time-between-eviction-runs=7s",
-					"spring.data.redis.jedis.pool.max-active=13", "spring.data.redis.jedis.pool.max-idle=12",
+			.withPropertyValues("spring.data.redis.jedis.pool.max-active=13", "spring.data.redis.jedis.pool.max-idle=12",
 					"spring.data.redis.jedis.pool.min-idle=2", "spring.data.redis.jedis.pool.max-wait=300ms",
 					"spring.data.redis.jedis.pool.time-between-eviction-runs=5s")
 			.run((context) -> assertThat(nodePools(context)).allSatisfy((pool) -> {
@@ -159,10 +158,10 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 
 	@Test
 	void negativeMinIdleFailsNamingTheProperty() {
-		this.runner.withPropertyValues("slotwise.pool.min-idle=-1")
+		this.runner.withPropertyValues("spring.data.redis.jedis.pool.min-idle=-1")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessageContaining("slotwise.pool.min-idle")
+				.hasMessageContaining("spring.data.redis.jedis.pool.min-idle")
 				.hasMessageContaining("must not be negative"));
 	}
 
@@ -177,18 +176,20 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 
 	@Test
 	void minIdleAboveMaxTotalFailsNamingBothProperties() {
-		this.runner.withPropertyValues("slotwise.pool.max-total=4", "slotwise.pool.min-idle=5")
+		this.runner
+			.withPropertyValues("spring.data.redis.jedis.pool.max-active=4", "spring.data.redis.jedis.pool.min-idle=5")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessageContaining("slotwise.pool.min-idle")
-				.hasMessageContaining("slotwise.pool.max-total"));
+				.hasMessageContaining("spring.data.redis.jedis.pool.min-idle")
+				.hasMessageContaining("spring.data.redis.jedis.pool.max-active"));
 	}
 
 	@Test
 	void advisorWarnsOncePerHarmfulSettingNamingTheProperty(CapturedOutput output) {
 		this.runner
 			.withPropertyValues("slotwise.pool.test-on-borrow=true", "spring.data.redis.jedis.pool.max-wait=-1ms",
-					"spring.data.redis.jedis.pool.min-idle=0", "slotwise.pool.time-between-eviction-runs=0s")
+					"spring.data.redis.jedis.pool.min-idle=0",
+					"spring.data.redis.jedis.pool.time-between-eviction-runs=0s")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(output).containsOnlyOnce("slotwise.pool.test-on-borrow=true sends a PING")
@@ -214,7 +215,7 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 			assertThat(factory.getClientConfiguration()).isInstanceOf(LettucePoolingClientConfiguration.class);
 			GenericObjectPoolConfig<StatefulConnection<?, ?>> pool = ((LettucePoolingClientConfiguration) factory
 				.getClientConfiguration()).getPoolConfig();
-			assertThat(pool.getMaxTotal()).isEqualTo(PoolSettingsResolver.defaultMaxTotal());
+			assertThat(pool.getMaxTotal()).isEqualTo(ClientPoolProperties.defaultMaxActive());
 			assertThat(pool.getMinIdle()).isEqualTo(4);
 			assertThat(pool.getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(2));
 			assertThat(pool.getTestWhileIdle()).isTrue();

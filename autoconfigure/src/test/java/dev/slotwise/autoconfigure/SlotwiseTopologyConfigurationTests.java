@@ -1,8 +1,8 @@
 package dev.slotwise.autoconfigure;
 
-import dev.slotwise.autoconfigure.SlotwiseTopologyConfiguration.TopologyObservers;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
+import dev.slotwise.internal.metrics.TopologyMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,7 @@ class SlotwiseTopologyConfigurationTests {
 		this.runner.withPropertyValues("slotwise.topology.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean("slotwiseJedisTopologyCustomizer")
 				.doesNotHaveBean("slotwiseLettuceTopologyCustomizer")
-				.doesNotHaveBean(TopologyObservers.class));
+				.doesNotHaveBean(TopologyMeters.class));
 	}
 
 	@Test
@@ -60,20 +60,20 @@ class SlotwiseTopologyConfigurationTests {
 	@Test
 	void providesMetersWhenMicrometerIsPresent() {
 		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-			.run((context) -> assertThat(context).hasSingleBean(TopologyObservers.class));
+			.run((context) -> assertThat(context).hasSingleBean(TopologyMeters.class));
 	}
 
 	@Test
 	void providesNoMetersWhenMetricsAreDisabled() {
 		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withPropertyValues("slotwise.metrics.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(TopologyObservers.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(TopologyMeters.class));
 	}
 
 	@Test
 	void providesNoMetersWithoutMicrometer() {
 		this.runner.withClassLoader(new FilteredClassLoader("io.micrometer.core"))
-			.run((context) -> assertThat(context).doesNotHaveBean(TopologyObservers.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(TopologyMeters.class));
 	}
 
 	@Test

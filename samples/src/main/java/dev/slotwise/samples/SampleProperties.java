@@ -5,14 +5,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Settings of the sample, bound from {@code sample.*}.
  *
- * @param keys how many product keys the catalogue holds
+ * @param products how many products the catalogue holds ({@code product:0} to {@code product:<products-1>}); random
+ * reads pick among them
  */
 @ConfigurationProperties("sample")
-public record SampleProperties(int keys) {
+public record SampleProperties(int products) {
 
 	public SampleProperties {
-		if (keys < 1) {
-			throw new IllegalArgumentException("sample.keys must be at least 1, was " + keys);
+		if (products < 1) {
+			throw new IllegalArgumentException("sample.products must be at least 1, was " + products);
 		}
 	}
 

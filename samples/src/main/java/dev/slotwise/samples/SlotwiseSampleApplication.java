@@ -5,19 +5,20 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
 /**
- * Writes a catalogue of products to the cluster, reads it back with one {@code multiGet}, and reports what the
- * servers saw. Run it with {@code src/demo.sh}, which starts a local cluster first.
+ * A product catalogue on Redis Cluster: an ordinary Spring Boot web application that injects a
+ * {@code StringRedisTemplate}, with Slotwise on the class path, Actuator's health and Prometheus endpoints, and
+ * nothing configured beyond {@code application.yml}.
  */
 @SpringBootApplication
 @EnableConfigurationProperties(SampleProperties.class)
 public class SlotwiseSampleApplication {
 
 	/**
-	 * Starts the sample; it exits when the report is printed.
+	 * Starts the sample.
 	 * @param args Spring Boot arguments, e.g. {@code --spring.data.redis.cluster.nodes=...}
 	 */
 	public static void main(String[] args) {
-		System.exit(SpringApplication.exit(SpringApplication.run(SlotwiseSampleApplication.class, args)));
+		SpringApplication.run(SlotwiseSampleApplication.class, args);
 	}
 
 }

@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -37,8 +38,27 @@ final class LocalProcessLauncher implements NodeLauncher {
 
 	private final Map<Integer, Process> processes = new ConcurrentHashMap<>();
 
+	private volatile Function<Integer, List<String>> extraArguments;
+
 	LocalProcessLauncher(String executable) {
+		this(executable, List.of());
+	}
+
+	/**
+	 * @param executable the {@code redis-server} to run
+	 * @param extraArguments more configuration for every node, e.g. {@code --cluster-announce-hostname localhost}
+	 */
+	LocalProcessLauncher(String executable, List<String> extraArguments) {
+		this(executable, constant(extraArguments));
+	}
+
+	/**
+	 * @param executable the {@code redis-server} to run
+	 * @param extraArguments more configuration for each node, by port, e.g. a {@code --cluster-announce-port}
+	 */
+	LocalProcessLauncher(String executable, Function<Integer, List<String>> extraArguments) {
 		this.executable = executable;
+		this.extraArguments = extraArguments;
 		reapOrphans();
 		try {
 			this.directory = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir"),
@@ -86,6 +106,28 @@ final class LocalProcessLauncher implements NodeLauncher {
 	}
 
 	@Override
+	public void reconfigure(List<String> extraArguments) {
+		this.extraArguments = constant(extraArguments);
+	}
+
+	private static Function<Integer, List<String>> constant(List<String> arguments) {
+		List<String> copy = List.copyOf(arguments);
+		return (port) -> copy;
+	}
+
+	@Override
+	public void awaitStopped(int port, Duration timeout) {
+		Process process = this.processes.get(port);
+		if (process == null) {
+			throw new IllegalStateException("No running node on port " + port);
+		}
+		if (!awaitExit(process, timeout)) {
+			throw new IllegalStateException("redis-server on port " + port + " did not exit within " + timeout);
+		}
+		this.processes.remove(port);
+	}
+
+	@Override
 	public void kill(int port) {
 		Process process = this.processes.remove(port);
 		if (process == null) {
@@ -126,10 +168,12 @@ final class LocalProcessLauncher implements NodeLauncher {
 		Path nodeDirectory = this.directory.resolve(Integer.toString(port));
 		try {
 			Files.createDirectories(nodeDirectory);
-			ProcessBuilder builder = new ProcessBuilder(this.executable, "--port", Integer.toString(port), "--bind",
+			List<String> command = new ArrayList<>(List.of(this.executable, "--port", Integer.toString(port), "--bind",
 					"127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
 					"--cluster-node-timeout", "1500", "--dir", nodeDirectory.toString(), "--save", "", "--appendonly",
-					"no", "--protected-mode", "no", "--daemonize", "no", "--logfile", "redis.log");
+					"no", "--protected-mode", "no", "--daemonize", "no", "--logfile", "redis.log"));
+			command.addAll(this.extraArguments.apply(port));
+			ProcessBuilder builder = new ProcessBuilder(command);
 			builder.redirectErrorStream(true);
 			builder.redirectOutput(nodeDirectory.resolve("stdout.log").toFile());
 			Process process = builder.start();

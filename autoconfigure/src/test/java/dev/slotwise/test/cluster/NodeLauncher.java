@@ -26,6 +26,24 @@ interface NodeLauncher extends AutoCloseable {
 	 */
 	void restart(int port);
 
+	/**
+	 * Sets the extra configuration of nodes started from now on (those running keep theirs).
+	 * @param extraArguments more {@code redis-server} arguments, e.g. {@code --bind 127.0.0.1 127.0.0.3}
+	 */
+	default void reconfigure(List<String> extraArguments) {
+		throw new UnsupportedOperationException(describe() + " cannot change the configuration of its nodes");
+	}
+
+	/**
+	 * Waits until a node that was told to shut down ({@code SHUTDOWN}) has exited, so that it can be
+	 * {@link #restart(int) started again}.
+	 * @param port the node's port
+	 * @param timeout how long to wait
+	 */
+	default void awaitStopped(int port, java.time.Duration timeout) {
+		throw new UnsupportedOperationException(describe() + " cannot wait for a node to stop");
+	}
+
 	/** Stops every process this launcher started, and only those. */
 	@Override
 	void close();

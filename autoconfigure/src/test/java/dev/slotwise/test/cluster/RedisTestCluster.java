@@ -51,16 +51,26 @@ public final class RedisTestCluster implements AutoCloseable {
 
 	private final Map<RedisNode, Jedis> admins = new LinkedHashMap<>();
 
+	/** Masters joined with {@link #addMaster()}, beyond the shape's. */
+	private volatile int addedMasters;
+
 	private final Set<RedisNode> killed = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
 	private final Thread shutdownHook;
 
 	private volatile boolean closed;
 
+	/** What each node adds to its port to give the port it announces ({@code cluster-announce-port}), 0 for none. */
+	private volatile int portOffset;
+
+	/** The IP every node announces ({@code cluster-announce-ip}), or {@code null} when they announce none. */
+	private volatile String announcedIp;
+
 	private RedisTestCluster(ClusterShape shape, NodeLauncher launcher, List<RedisNode> nodes) {
 		this.shape = shape;
 		this.launcher = launcher;
-		this.nodes = List.copyOf(nodes);
+		this.nodes = new java.util.concurrent.CopyOnWriteArrayList<>(nodes);
+		this.addedMasters = 0;
 		this.shutdownHook = new Thread(this::stopProcesses, "slotwise-test-cluster-shutdown");
 		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
 	}
@@ -76,10 +86,131 @@ public final class RedisTestCluster implements AutoCloseable {
 		return start(shape, chooseLauncher());
 	}
 
+	/**
+	 * Starts and forms a cluster whose nodes announce a hostname and prefer it as their endpoint
+	 * ({@code cluster-announce-hostname}, {@code cluster-preferred-endpoint-type hostname}): {@code CLUSTER SLOTS}
+	 * and redirects name the hostname, {@code CLUSTER NODES} both. The nodes are addressed by that hostname, which
+	 * must resolve to 127.0.0.1. Not shared: the caller closes it.
+	 * @param shape the number of masters and replicas
+	 * @param hostname the hostname every node announces, e.g. {@code localhost}
+	 * @return the running cluster, healthy
+	 */
+	public static RedisTestCluster startAnnouncingHostname(ClusterShape shape, String hostname) {
+		String executable = LocalProcessLauncher.findExecutable()
+			.orElseThrow(() -> new IllegalStateException("Hostname endpoints need a local redis-server"));
+		return start(shape, new LocalProcessLauncher(executable, List.of("--cluster-preferred-endpoint-type",
+				"hostname", "--cluster-announce-hostname", hostname)), hostname, null);
+	}
+
+	/**
+	 * Starts and forms a cluster whose nodes listen on 127.0.0.1 and on a second loopback address, and announce that
+	 * second address ({@code cluster-announce-ip}): {@code CLUSTER SLOTS}, {@code CLUSTER NODES} and redirects name
+	 * it, while {@link #nodes()} address the nodes by the name {@code localhost}, which resolves to 127.0.0.1. The
+	 * nodes are thus reachable both by the name (the seeds, like a stable DNS name) and at the announced address
+	 * (what clients learn from the cluster); {@link #reannounce(String)} changes the announced address. Not shared:
+	 * the caller closes it.
+	 * @param shape the number of masters and replicas
+	 * @param ip the loopback address every node announces, e.g. {@code 127.0.0.2}
+	 * @return the running cluster, healthy
+	 */
+	public static RedisTestCluster startAnnouncingIp(ClusterShape shape, String ip) {
+		String executable = LocalProcessLauncher.findExecutable()
+			.orElseThrow(() -> new IllegalStateException("Announced addresses need a local redis-server"));
+		return start(shape, new LocalProcessLauncher(executable, announcing(ip)), "localhost", ip);
+	}
+
+	/**
+	 * Starts and forms a cluster whose nodes announce a client port no process listens on
+	 * ({@code cluster-announce-port} = port + {@code portOffset}), as nodes behind a NAT or a container's port
+	 * publishing do: {@code CLUSTER SLOTS}, {@code CLUSTER NODES} and redirects name 127.0.0.1 and the announced
+	 * port, which a client reaches only through an address mapper (Jedis's {@code HostAndPortMapper}, Lettuce's
+	 * {@code MappingSocketAddressResolver}). The cluster bus port is announced unchanged, so the nodes still reach
+	 * each other; {@link #nodes()} address the nodes at their real ports. Replicas connect to their master at its
+	 * announced address, so only a shape without replicas becomes healthy. Not shared: the caller closes it.
+	 * @param shape the number of masters and replicas
+	 * @param portOffset added to each node's port to give the port it announces
+	 * @return the running cluster, healthy
+	 */
+	public static RedisTestCluster startBehindPortMapping(ClusterShape shape, int portOffset) {
+		String executable = LocalProcessLauncher.findExecutable()
+			.orElseThrow(() -> new IllegalStateException("Announced ports need a local redis-server"));
+		RedisTestCluster cluster = start(shape, new LocalProcessLauncher(executable,
+				(port) -> List.of("--cluster-announce-port", Integer.toString(port + portOffset))), "127.0.0.1",
+				null);
+		cluster.portOffset = portOffset;
+		return cluster;
+	}
+
+	/**
+	 * Returns the port a node announces: its own, or the mapped one of {@link #startBehindPortMapping}.
+	 * @param node the node
+	 * @return the port {@code CLUSTER SLOTS}, {@code CLUSTER NODES} and redirects name
+	 */
+	public int announcedPort(RedisNode node) {
+		return node.port() + this.portOffset;
+	}
+
+	private static List<String> announcing(String ip) {
+		return List.of("--bind", "127.0.0.1", ip, "--cluster-announce-ip", ip);
+	}
+
+	/**
+	 * Moves every node to a new announced address at once, as when every pod of a cluster is rescheduled and comes
+	 * back with a new IP behind the same name: each node saves its data and shuts down ({@code SHUTDOWN SAVE}), then
+	 * starts again on the same port and data, listening on 127.0.0.1 and the new address only (the old one is no
+	 * longer served) and announcing the new one; the nodes meet again at their new addresses. Returns once every node
+	 * sees every other at its new address and the cluster is healthy. Only for clusters from
+	 * {@link #startAnnouncingIp(ClusterShape, String)}.
+	 * @param ip the new loopback address, e.g. {@code 127.0.0.3}
+	 */
+	public void reannounce(String ip) {
+		if (this.announcedIp == null) {
+			throw new IllegalStateException("Only a cluster started with startAnnouncingIp can move its nodes");
+		}
+		this.launcher.reconfigure(announcing(ip));
+		List<RedisNode> order = new ArrayList<>(replicas());
+		this.nodes.stream().filter((node) -> !order.contains(node)).forEach(order::add);
+		for (RedisNode node : order) {
+			try {
+				withAdmin(node, (jedis) -> jedis.sendCommand(Protocol.Command.SHUTDOWN, "SAVE"));
+			}
+			catch (RuntimeException ex) {
+				// The node closes the connection as it exits: no reply is the expected outcome.
+			}
+		}
+		for (RedisNode node : order) {
+			this.launcher.awaitStopped(node.port(), Duration.ofSeconds(30));
+		}
+		for (RedisNode node : this.nodes) {
+			this.launcher.restart(node.port());
+		}
+		this.announcedIp = ip;
+		for (RedisNode node : this.nodes) {
+			for (RedisNode other : this.nodes) {
+				if (!other.equals(node)) {
+					withAdmin(node, (jedis) -> jedis.clusterMeet(ip, other.port()));
+				}
+			}
+		}
+		await("every node to see every node at " + ip, () -> this.nodes.stream().allMatch((node) -> {
+			List<String> lines = clusterNodes(node);
+			return lines.size() == this.nodes.size()
+					&& lines.stream().allMatch((line) -> line.split(" ")[1].startsWith(ip + ":")
+							&& !line.contains("handshake"));
+		}), this::describeState);
+		awaitHealthy();
+	}
+
 	static RedisTestCluster start(ClusterShape shape, NodeLauncher launcher) {
+		return start(shape, launcher, "127.0.0.1", null);
+	}
+
+	private static RedisTestCluster start(ClusterShape shape, NodeLauncher launcher, String host,
+			String announcedIp) {
 		List<Integer> ports = freePorts(shape.size());
 		RedisTestCluster cluster = new RedisTestCluster(shape, launcher,
-				ports.stream().map((port) -> new RedisNode("127.0.0.1", port)).toList());
+				ports.stream().map((port) -> new RedisNode(host, port)).toList());
+		cluster.announcedIp = announcedIp;
 		try {
 			launcher.start(ports);
 			cluster.form();
@@ -146,7 +277,8 @@ public final class RedisTestCluster implements AutoCloseable {
 		}
 		RedisNode seed = this.nodes.get(0);
 		for (RedisNode node : this.nodes.subList(1, this.nodes.size())) {
-			withAdmin(seed, (jedis) -> jedis.clusterMeet(node.host(), node.port()));
+			// CLUSTER MEET takes an IP address, whatever name the node is addressed by.
+			withAdmin(seed, (jedis) -> jedis.clusterMeet(meetIp(node), node.port()));
 		}
 		await("every node to know all " + this.nodes.size() + " nodes", () -> this.nodes.stream()
 			.allMatch((node) -> knownNodes(node) == this.nodes.size()), this::describeState);
@@ -156,6 +288,20 @@ public final class RedisTestCluster implements AutoCloseable {
 			withAdmin(replica, (jedis) -> jedis.clusterReplicate(masterId));
 		}
 		awaitHealthy();
+	}
+
+	private String meetIp(RedisNode node) {
+		String announced = this.announcedIp;
+		return (announced != null) ? announced : ipOf(node);
+	}
+
+	private static String ipOf(RedisNode node) {
+		try {
+			return java.net.InetAddress.getByName(node.host()).getHostAddress();
+		}
+		catch (java.net.UnknownHostException ex) {
+			throw new IllegalStateException("Cannot resolve " + node.host(), ex);
+		}
 	}
 
 	private long knownNodes(RedisNode node) {
@@ -188,7 +334,8 @@ public final class RedisTestCluster implements AutoCloseable {
 				List<String> lines = clusterNodes(node);
 				long masters = lines.stream().filter((l) -> l.contains("master") && !l.contains("fail")).count();
 				long replicas = lines.stream().filter((l) -> l.contains("slave") && !l.contains("fail")).count();
-				if (masters != this.shape.masters() || replicas != (long) this.shape.masters() * this.shape.replicasPerMaster()) {
+				if (masters != this.shape.masters() + this.addedMasters
+						|| replicas != (long) this.shape.masters() * this.shape.replicasPerMaster()) {
 					return false;
 				}
 				String replication = withAdmin(node, (jedis) -> jedis.info("replication"));
@@ -222,7 +369,27 @@ public final class RedisTestCluster implements AutoCloseable {
 	 * @return the nodes
 	 */
 	public List<RedisNode> nodes() {
-		return this.nodes;
+		return List.copyOf(this.nodes);
+	}
+
+	/**
+	 * Starts one more node and joins it to the cluster as a master without slots (scale-out: move slots to it, for
+	 * example with {@code CLUSTER SETSLOT} and {@code MIGRATE}). It counts as a master in {@link #awaitHealthy()}.
+	 * @return the new node, known to every node
+	 */
+	public RedisNode addMaster() {
+		List<Integer> used = this.nodes.stream().map(RedisNode::port).toList();
+		int port = freePorts(used.size() + 1).stream().filter((p) -> !used.contains(p)).findFirst().orElseThrow();
+		this.launcher.start(List.of(port));
+		RedisNode node = new RedisNode(this.nodes.get(0).host(), port);
+		this.nodes.add(node);
+		this.addedMasters++;
+		RedisNode seed = runningNodes().get(0);
+		withAdmin(seed, (jedis) -> jedis.clusterMeet(meetIp(node), node.port()));
+		await("every node to know the new node " + node, () -> runningNodes().stream()
+			.allMatch((n) -> knownNodes(n) == runningNodes().size()), this::describeState);
+		awaitHealthy();
+		return node;
 	}
 
 	/**
@@ -251,7 +418,8 @@ public final class RedisTestCluster implements AutoCloseable {
 					.map((line) -> line.split(" "))
 					.filter((fields) -> Arrays.asList(fields[2].split(",")).contains(role)
 							&& !fields[2].contains("fail"))
-					.map((fields) -> Integer.parseInt(fields[1].substring(fields[1].indexOf(':') + 1).split("[@,]")[0]))
+					.map((fields) -> Integer.parseInt(fields[1].substring(fields[1].indexOf(':') + 1).split("[@,]")[0])
+							- this.portOffset)
 					.collect(Collectors.toSet());
 				return this.nodes.stream().filter((n) -> ports.contains(n.port())).toList();
 			}
@@ -444,7 +612,8 @@ public final class RedisTestCluster implements AutoCloseable {
 				int first = Integer.parseInt(range[0]);
 				int last = (range.length > 1) ? Integer.parseInt(range[1]) : first;
 				if (slot >= first && slot <= last) {
-					int port = Integer.parseInt(fields[1].substring(fields[1].indexOf(':') + 1).split("[@,]")[0]);
+					int port = Integer.parseInt(fields[1].substring(fields[1].indexOf(':') + 1).split("[@,]")[0])
+							- this.portOffset;
 					return this.nodes.stream().filter((node) -> node.port() == port).findFirst().orElseThrow();
 				}
 			}
@@ -474,6 +643,65 @@ public final class RedisTestCluster implements AutoCloseable {
 	public void restart(RedisNode node) {
 		this.launcher.restart(node.port());
 		this.killed.remove(node);
+	}
+
+	/**
+	 * Returns the replicas of a master, as the master itself reports them in {@code CLUSTER NODES} (which
+	 * {@code INFO commandstats} counts: call it before {@link #resetStats()} in tests that count that command).
+	 * @param master the master
+	 * @return its replicas
+	 */
+	public List<RedisNode> replicasOf(RedisNode master) {
+		List<String> lines = clusterNodes(master);
+		String masterId = lines.stream().filter((line) -> line.contains("myself")).findFirst().orElseThrow()
+			.split(" ")[0];
+		Set<Integer> ports = lines.stream()
+			.map((line) -> line.split(" "))
+			.filter((fields) -> fields[3].equals(masterId))
+			.map((fields) -> Integer.parseInt(fields[1].substring(fields[1].lastIndexOf(':') + 1).split("[@,]")[0])
+					- this.portOffset)
+			.collect(Collectors.toSet());
+		return this.nodes.stream().filter((n) -> ports.contains(n.port())).toList();
+	}
+
+	/**
+	 * Tells whether a node is a master now, from its own {@code INFO replication} (no {@code CLUSTER NODES}, so
+	 * tests counting that command can poll it).
+	 * @param node the node
+	 * @return whether it reports {@code role:master}
+	 */
+	public boolean isMaster(RedisNode node) {
+		return withAdmin(node, (jedis) -> jedis.info("replication")).contains("role:master");
+	}
+
+	/**
+	 * Waits until every replica of a master has acknowledged the master's whole replication stream, so that a
+	 * failover that follows loses no write (replication is asynchronous). Sends only {@code INFO replication}.
+	 * @param master the master
+	 * @param timeout how long to wait
+	 */
+	public void awaitReplicated(RedisNode master, Duration timeout) {
+		await("the replicas of " + master + " to catch up", () -> {
+			String info = withAdmin(master, (jedis) -> jedis.info("replication"));
+			long offset = info.lines().filter((line) -> line.startsWith("master_repl_offset:"))
+				.mapToLong((line) -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim())).findFirst()
+				.orElse(-1);
+			List<String> replicas = info.lines().filter((line) -> line.matches("slave\\d+:.*")).toList();
+			return !replicas.isEmpty() && replicas.stream().allMatch((line) -> {
+				String field = line.substring(line.indexOf("offset=") + 7);
+				return Long.parseLong(field.substring(0, field.indexOf(','))) >= offset;
+			});
+		}, () -> "", timeout);
+	}
+
+	/**
+	 * Makes a replica take over its master's slots at once, without the master's agreement or an election
+	 * ({@code CLUSTER FAILOVER TAKEOVER}), as an operator does when the cluster's own failover is too slow or
+	 * impossible.
+	 * @param replica the replica to promote
+	 */
+	public void takeOver(RedisNode replica) {
+		withAdmin(replica, (jedis) -> jedis.sendCommand(Protocol.Command.CLUSTER, "FAILOVER", "TAKEOVER"));
 	}
 
 	/**

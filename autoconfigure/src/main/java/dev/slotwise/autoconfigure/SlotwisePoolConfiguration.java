@@ -1,0 +1,179 @@
+package dev.slotwise.autoconfigure;
+
+import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
+import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
+import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
+import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
+import dev.slotwise.internal.pool.JedisClusterPrewarmer;
+import dev.slotwise.internal.pool.LettuceClusterPrewarmer;
+import dev.slotwise.internal.pool.PoolSettings;
+import dev.slotwise.internal.pool.TunedConnectionPoolConfig;
+import dev.slotwise.internal.pool.TunedObjectPoolConfig;
+import dev.slotwise.internal.topology.JedisTopology;
+import io.lettuce.core.ReadFrom;
+import io.lettuce.core.RedisClient;
+import org.apache.commons.pool2.impl.GenericObjectPool;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.Jedis;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.data.redis.autoconfigure.JedisClientConfigurationBuilderCustomizer;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientConfigurationBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration.LettucePoolingClientConfigurationBuilder;
+
+/**
+ * Slotwise's connection pools, one named bean per behaviour and client:
+ * <ul>
+ * <li><em>pool tuning</em> ({@code slotwiseJedisPoolCustomizer}, {@code slotwiseLettucePoolCustomizer}): Spring
+ * Boot's client configuration gets the full tuned pool configuration; {@code slotwise.pool.enabled=false} turns it
+ * off;</li>
+ * <li><em>pool re-application</em> ({@code slotwiseJedisPoolReapplication}): the Jedis cluster client gets that
+ * configuration whole, where Spring Data Redis would copy a subset;</li>
+ * <li><em>pre-warm</em> ({@code slotwiseJedisPrewarm}, {@code slotwiseLettucePrewarm}): connections open before
+ * start-up completes; {@code slotwise.pool.prewarm=false} turns it off;</li>
+ * <li><em>advisor</em> ({@code slotwiseJedisPoolAdvisor}, {@code slotwiseLettucePoolAdvisor}): one warning per
+ * harmful setting of the pool Spring Boot's factory ends up with; {@code slotwise.pool.advisor=false} turns it
+ * off.</li>
+ * </ul>
+ */
+@Configuration(proxyBeanMethods = false)
+class SlotwisePoolConfiguration {
+
+	static final String JEDIS = "jedis";
+
+	static final String LETTUCE = "lettuce";
+
+	private static final String POOL_CONTRIBUTOR = "slotwise-pool";
+
+	private static final String PREWARM_CONTRIBUTOR = "slotwise-pool-prewarm";
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ Jedis.class, JedisConnectionFactory.class, GenericObjectPool.class })
+	static class JedisPoolConfiguration {
+
+		@Bean
+		@Order(SlotwiseOrder.POOL_TUNING)
+		@ConditionalOnBooleanProperty(name = "slotwise.pool.enabled", matchIfMissing = true)
+		JedisClientConfigurationBuilderCustomizer slotwiseJedisPoolCustomizer(SlotwiseProperties properties,
+				Environment environment) {
+			ClientPoolProperties pool = ClientPoolProperties.bind(environment, JEDIS);
+			if (pool.poolingDisabled()) {
+				return (builder) -> {
+				};
+			}
+			PoolSettings settings = pool.toSettings(properties.getPool());
+			return (builder) -> builder.usePooling().poolConfig(new TunedConnectionPoolConfig(settings));
+		}
+
+		@Bean
+		@Order(SlotwiseOrder.POOL)
+		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisPoolReapplication() {
+			return (factory) -> {
+				Object poolConfig = factory.getPoolConfig();
+				if (poolConfig instanceof TunedConnectionPoolConfig tuned) {
+					// Spring Data Redis copies a subset of the pool settings into the cluster client (dropping JMX,
+					// for one); hand the client the whole configuration instead.
+					factory.addClientBuilderCustomizer(POOL_CONTRIBUTOR, (builder) -> builder.poolConfig(tuned));
+				}
+			};
+		}
+
+		@Bean
+		@Order(SlotwiseOrder.POOL)
+		@ConditionalOnBooleanProperty(name = "slotwise.pool.prewarm", matchIfMissing = true)
+		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisPrewarm() {
+			return (factory) -> factory.addClientStartedListener(PREWARM_CONTRIBUTOR, (client) -> {
+				JedisClusterPrewarmer.prewarm(client,
+						() -> factory.getRequiredTopologyProvider().getTopology().getActiveMasterNodes());
+				// Masters that join later (scale-out, promotion) are warmed when the topology first shows them.
+				JedisTopology.onMastersAdded(factory.getRequiredTopologyProvider(),
+						(masters) -> JedisClusterPrewarmer.prewarm(client, masters));
+			});
+		}
+
+		@Bean
+		@ConditionalOnBooleanProperty(name = { "slotwise.pool.enabled", "slotwise.pool.advisor" },
+				matchIfMissing = true)
+		static PoolAdvisorPostProcessor<JedisConnectionFactory> slotwiseJedisPoolAdvisor() {
+			return new PoolAdvisorPostProcessor<>(JedisConnectionFactory.class, "Jedis",
+					JedisConnectionFactory::getPoolConfig);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ RedisClient.class, LettuceConnectionFactory.class })
+	static class LettucePoolConfiguration {
+
+		@Bean
+		@Order(SlotwiseOrder.POOL)
+		@ConditionalOnBooleanProperty(name = "slotwise.pool.prewarm", matchIfMissing = true)
+		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettucePrewarm() {
+			return (factory) -> factory.addStartedListener(PREWARM_CONTRIBUTOR, LettucePoolConfiguration::prewarm);
+		}
+
+		private static void prewarm(SlotwiseLettuceConnectionFactory factory) {
+			ReadFrom readFrom = factory.getClientConfiguration().getReadFrom().orElse(ReadFrom.UPSTREAM);
+			boolean replicas = readFrom != ReadFrom.UPSTREAM && readFrom != ReadFrom.MASTER;
+			if (factory.getClientConfiguration() instanceof LettucePoolingClientConfiguration pooling) {
+				LettuceClusterPrewarmer.prewarm(factory::getOrCreateSharedClusterConnection,
+						factory::getRequiredConnectionProvider,
+						pooling.getPoolConfig().getMinIdle(), replicas);
+			}
+			else {
+				LettuceClusterPrewarmer.prewarm(factory::getOrCreateSharedClusterConnection, () -> null, 0, replicas);
+			}
+		}
+
+		/**
+		 * Lettuce's connection pool exists only when pooling is enabled (Spring Boot enables it whenever
+		 * commons-pool2 is present unless {@code spring.data.redis.lettuce.pool.enabled=false}).
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(GenericObjectPool.class)
+		@ConditionalOnBooleanProperty(name = "slotwise.pool.enabled", matchIfMissing = true)
+		static class LettucePoolTuningConfiguration {
+
+			@Bean
+			@Order(SlotwiseOrder.POOL_TUNING)
+			LettuceClientConfigurationBuilderCustomizer slotwiseLettucePoolCustomizer(SlotwiseProperties properties,
+					Environment environment) {
+				ClientPoolProperties pool = ClientPoolProperties.bind(environment, LETTUCE);
+				if (pool.poolingDisabled()) {
+					return (builder) -> {
+					};
+				}
+				PoolSettings settings = pool.toSettings(properties.getPool());
+				return (builder) -> {
+					if (builder instanceof LettucePoolingClientConfigurationBuilder pooling) {
+						pooling.poolConfig(new TunedObjectPoolConfig<>(settings));
+					}
+				};
+			}
+
+			@Bean
+			@ConditionalOnBooleanProperty(name = "slotwise.pool.advisor", matchIfMissing = true)
+			static PoolAdvisorPostProcessor<LettuceConnectionFactory> slotwiseLettucePoolAdvisor() {
+				return new PoolAdvisorPostProcessor<>(LettuceConnectionFactory.class, "Lettuce",
+						LettucePoolTuningConfiguration::poolConfig);
+			}
+
+			private static @Nullable GenericObjectPoolConfig<?> poolConfig(LettuceConnectionFactory factory) {
+				return (factory.getClientConfiguration() instanceof LettucePoolingClientConfiguration pooling)
+						? pooling.getPoolConfig() : null;
+			}
+
+		}
+
+	}
+
+}

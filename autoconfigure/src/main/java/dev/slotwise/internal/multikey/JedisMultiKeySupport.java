@@ -1,0 +1,141 @@
+package dev.slotwise.internal.multikey;
+
+import java.util.function.UnaryOperator;
+
+import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
+import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
+import dev.slotwise.internal.pipeline.JedisClusterPipelining;
+import dev.slotwise.internal.pipeline.PipelineObserver;
+import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.RedisClusterClient;
+
+import org.springframework.data.redis.connection.ClusterTopologyProvider;
+import org.springframework.data.redis.connection.jedis.JedisClusterConnection;
+
+/**
+ * Puts slot-aware parallel multi-key commands into a {@link SlotwiseJedisConnectionFactory}.
+ */
+public final class JedisMultiKeySupport {
+
+	/** How the engine names itself to the connection factory's hooks. */
+	static final String CONTRIBUTOR = "slotwise-multikey";
+
+	private JedisMultiKeySupport() {
+	}
+
+	/**
+	 * Returns a customizer that makes every cluster connection of the factory run cross-slot {@code mGet},
+	 * {@code mSet}, {@code del}, {@code unlink} and {@code exists} on the engine.
+	 * @param settings the engine's limits
+	 * @param executor the threads node batches run on; owned by the caller, who closes it
+	 * @return the customizer
+	 */
+	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyExecutor executor) {
+		return customizer(settings, executor, MultiKeyObserver.NONE);
+	}
+
+	/**
+	 * Returns a customizer like {@link #customizer(MultiKeySettings, MultiKeyExecutor)} whose engine reports to an
+	 * observer.
+	 * @param settings the engine's limits
+	 * @param executor the threads node batches run on; owned by the caller, who closes it
+	 * @param observer sees each cross-slot call and redirect
+	 * @return the customizer
+	 */
+	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyExecutor executor, MultiKeyObserver observer) {
+		return customizer(settings, executor, observer, PipelineObserver.NONE);
+	}
+
+	/**
+	 * Returns a customizer like {@link #customizer(MultiKeySettings, MultiKeyExecutor, MultiKeyObserver)} whose
+	 * cluster pipelines (which the same customizer turns on) report to an observer.
+	 * @param settings the engine's limits; {@code maxCommandsPerPipeline} and {@code maxRedirects} apply to
+	 * pipelines too
+	 * @param executor the threads node batches run on; owned by the caller, who closes it
+	 * @param observer sees each cross-slot call and redirect
+	 * @param pipelineObserver sees each pipeline
+	 * @return the customizer
+	 */
+	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver) {
+		if (pipelineObserver == null) {
+			throw new IllegalArgumentException("'pipelineObserver' must not be null");
+		}
+		if (observer == null) {
+			throw new IllegalArgumentException("'observer' must not be null");
+		}
+		if (settings == null) {
+			throw new IllegalArgumentException("'settings' must not be null");
+		}
+		if (executor == null) {
+			throw new IllegalArgumentException("'executor' must not be null");
+		}
+		// Fails start-up, naming the method, should Spring Data Redis no longer have a method the engine serves.
+		MultiKeyCommands.requireInterceptedMethods();
+		return (factory) -> factory.claimClusterConnections(CONTRIBUTOR,
+				new ConnectionReplacer(factory, settings, executor, observer, pipelineObserver));
+	}
+
+	/**
+	 * Hands out a {@link SlotwiseJedisClusterConnection} over the same client, topology provider and command
+	 * executor in place of the connection Spring Data Redis built (which holds no resources of its own).
+	 */
+	private static final class ConnectionReplacer implements UnaryOperator<JedisClusterConnection> {
+
+		private final SlotwiseJedisConnectionFactory factory;
+
+		private final MultiKeySettings settings;
+
+		private final MultiKeyExecutor executor;
+
+		private final MultiKeyObserver observer;
+
+		private final PipelineObserver pipelineObserver;
+
+		private volatile @Nullable Engine engine;
+
+		ConnectionReplacer(SlotwiseJedisConnectionFactory factory, MultiKeySettings settings, MultiKeyExecutor executor,
+				MultiKeyObserver observer, PipelineObserver pipelineObserver) {
+			this.factory = factory;
+			this.pipelineObserver = pipelineObserver;
+			this.settings = settings;
+			this.executor = executor;
+			this.observer = observer;
+		}
+
+		@Override
+		public JedisClusterConnection apply(JedisClusterConnection connection) {
+			RedisClusterClient client = this.factory.getRequiredClusterClient();
+			ClusterTopologyProvider topologyProvider = this.factory.getRequiredTopologyProvider();
+			Engine current = engine(client, topologyProvider);
+			return new SlotwiseJedisClusterConnection(client, this.factory.getRequiredCommandExecutor(),
+					topologyProvider, current.engine, current.pipelining);
+		}
+
+		/**
+		 * One engine (and pipelining, on the engine's transport) per factory start: a restarted factory has a new
+		 * client and topology provider.
+		 */
+		private Engine engine(RedisClusterClient client, ClusterTopologyProvider topologyProvider) {
+			Engine current = this.engine;
+			if (current == null || current.client != client || current.topologyProvider != topologyProvider) {
+				JedisNodeTransport transport = new JedisNodeTransport(client, topologyProvider,
+						this.executor.executor());
+				current = new Engine(client, topologyProvider,
+						new MultiKeyEngine(transport, this.settings, this.observer),
+						new JedisClusterPipelining(client, transport::router, transport::invalidateTopology,
+								this.executor.executor(), this.settings, this.pipelineObserver));
+				this.engine = current;
+			}
+			return current;
+		}
+
+	}
+
+	private record Engine(RedisClusterClient client, ClusterTopologyProvider topologyProvider, MultiKeyEngine engine,
+			JedisClusterPipelining pipelining) {
+	}
+
+}

@@ -1,0 +1,194 @@
+package dev.slotwise.internal.multikey;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.IntFunction;
+
+import dev.slotwise.internal.routing.Chunks;
+import dev.slotwise.internal.routing.NodeAddress;
+import dev.slotwise.internal.routing.SlotTable;
+import dev.slotwise.internal.topology.RefreshableTopologyProvider;
+import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.data.redis.connection.ClusterTopology;
+import org.springframework.data.redis.connection.ClusterTopologyProvider;
+import org.springframework.data.redis.connection.RedisClusterNode;
+
+/**
+ * Sends node batches over connections borrowed from Jedis's per-node pools, one batch per task on the
+ * {@link MultiKeyExecutor}. Slot owners come from the connection factory's topology provider, kept as a
+ * {@link SlotTable} for as long as the provider returns the same topology.
+ */
+final class JedisNodeTransport implements NodeTransport {
+
+	/** Jedis's command for each of ours, resolved once. */
+	private static final Map<MultiKeyCommand, Protocol.Command> PROTOCOL_COMMANDS = protocolCommands();
+
+	private final RedisClusterClient client;
+
+	private final ClusterTopologyProvider topologyProvider;
+
+	private final Executor executor;
+
+	private volatile @Nullable Routing routing;
+
+	JedisNodeTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor) {
+		this.client = client;
+		this.topologyProvider = topologyProvider;
+		this.executor = executor;
+	}
+
+	@Override
+	public IntFunction<@Nullable NodeAddress> router() {
+		ClusterTopology topology = this.topologyProvider.getTopology();
+		Routing current = this.routing;
+		if (current == null || current.topology != topology) {
+			current = new Routing(topology, table(topology, this.client.getClusterNodes().keySet()));
+			this.routing = current;
+		}
+		return current.table::owner;
+	}
+
+	private static SlotTable table(ClusterTopology topology, Set<String> pools) {
+		Map<NodeAddress, int[]> slots = new HashMap<>();
+		for (RedisClusterNode master : topology.getActiveMasterNodes()) {
+			NodeAddress address = address(master, pools);
+			if (address != null) {
+				slots.put(address, master.getSlotRange().getSlotsArray());
+			}
+		}
+		return SlotTable.of(slots);
+	}
+
+	/**
+	 * Returns the address Jedis keys the node's pool by. Spring Data Redis parses the IP from {@code CLUSTER NODES}
+	 * and puts an announced hostname in the node's name, while Jedis keys its pools by the endpoints of
+	 * {@code CLUSTER SLOTS} (and redirects name them too): the hostname when the cluster prefers hostnames.
+	 */
+	private static @Nullable NodeAddress address(RedisClusterNode node, Set<String> pools) {
+		String host = node.getHost();
+		Integer port = node.getPort();
+		if (host == null || port == null) {
+			return null;
+		}
+		String name = node.getName();
+		if (name != null && !name.isEmpty() && !pools.contains(host + ":" + port) && pools.contains(name + ":" + port)) {
+			return new NodeAddress(name, port);
+		}
+		return new NodeAddress(host, port);
+	}
+
+	@Override
+	public CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush) {
+		return CompletableFuture.supplyAsync(() -> sendNow(node, requests, maxPerFlush), this.executor);
+	}
+
+	private List<Object> sendNow(NodeAddress node, List<Request> requests, int maxPerFlush) {
+		List<Object> replies = new ArrayList<>(requests.size());
+		try (Connection connection = pool(node, requests).getResource()) {
+			for (List<Request> window : Chunks.of(requests, maxPerFlush)) {
+				int sent = 0;
+				for (Request request : window) {
+					if (request.asking()) {
+						connection.sendCommand(Protocol.Command.ASKING);
+						sent++;
+					}
+					CommandArguments args = new CommandArguments(PROTOCOL_COMMANDS.get(request.command()));
+					for (byte[] arg : request.args()) {
+						args.add(arg);
+					}
+					connection.sendCommand(args);
+					sent++;
+				}
+				// getMany flushes once, then reads every reply; error replies come back as exceptions in the list.
+				List<Object> raw = connection.getMany(sent);
+				int index = 0;
+				for (Request request : window) {
+					if (request.asking() && raw.get(index++) instanceof JedisDataException refused) {
+						// ASKING refused (NOPERM for a user without it): without it the command only meets MOVED
+						// again, so the refusal is the command's reply.
+						replies.add(decode(refused, request.command()));
+						index++;
+						continue;
+					}
+					replies.add(decode(raw.get(index++), request.command()));
+				}
+			}
+		}
+		return replies;
+	}
+
+	private ConnectionPool pool(NodeAddress node, List<Request> requests) {
+		String key = node.toString();
+		Map<String, ConnectionPool> pools = this.client.getClusterNodes();
+		if (pools.isEmpty()) {
+			// An open client always knows its seed nodes; none left means it was closed. Renewing the slot cache now
+			// would re-create every pool on the closed client, leaking their connections.
+			throw new DataAccessResourceFailureException("The Jedis cluster client is closed");
+		}
+		ConnectionPool pool = pools.get(key);
+		if (pool == null) {
+			renewSlotCache(requests.get(0).args()[0]);
+			pool = this.client.getClusterNodes().get(key);
+		}
+		if (pool == null) {
+			throw new DataAccessResourceFailureException("Node " + key + " is unknown to the Jedis cluster client");
+		}
+		return pool;
+	}
+
+	/**
+	 * Makes Jedis renew its slot cache, which creates the pools of nodes it has not seen yet (a redirect to a new
+	 * master). Jedis offers no public way to ask for that ({@code ClusterConnectionProvider.renewSlotCache()} sits
+	 * behind a protected field of the client), but a keyed command through the client does it: Jedis follows the
+	 * redirect the command meets and renews its cache on {@code MOVED}. {@code EXISTS} is the cheapest keyed command
+	 * and changes nothing.
+	 * @param key a key of the slot that moved
+	 */
+	private void renewSlotCache(byte[] key) {
+		this.client.exists(key);
+	}
+
+	private static @Nullable Object decode(@Nullable Object raw, MultiKeyCommand command) {
+		if (raw instanceof JedisDataException error) {
+			return new ErrorReply(String.valueOf(error.getMessage()));
+		}
+		if (raw instanceof byte[] status && command.reply() == MultiKeyCommand.Reply.STATUS) {
+			return new String(status, StandardCharsets.US_ASCII);
+		}
+		return raw;
+	}
+
+	private static Map<MultiKeyCommand, Protocol.Command> protocolCommands() {
+		Map<MultiKeyCommand, Protocol.Command> commands = new EnumMap<>(MultiKeyCommand.class);
+		for (MultiKeyCommand command : MultiKeyCommand.values()) {
+			commands.put(command, Protocol.Command.valueOf(command.name()));
+		}
+		return commands;
+	}
+
+	@Override
+	public void invalidateTopology() {
+		if (this.topologyProvider instanceof RefreshableTopologyProvider refreshable) {
+			refreshable.invalidate();
+		}
+	}
+
+	private record Routing(ClusterTopology topology, SlotTable table) {
+	}
+
+}

@@ -1,0 +1,114 @@
+package dev.slotwise.internal.multikey;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
+import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
+import dev.slotwise.internal.topology.RefreshableTopologyProvider;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+
+/**
+ * Puts slot-aware parallel multi-key commands into a {@link SlotwiseLettuceConnectionFactory}.
+ */
+public final class LettuceMultiKeySupport {
+
+	/** How the engine names itself to the connection factory's hooks. */
+	static final String CONTRIBUTOR = "slotwise-multikey";
+
+	private LettuceMultiKeySupport() {
+	}
+
+	/**
+	 * Returns a customizer that makes every cluster connection of the factory run cross-slot {@code mGet},
+	 * {@code mSet}, {@code del}, {@code unlink} and {@code exists} on the engine, over Lettuce's own node connections
+	 * (no extra threads; one extra connection per node, opened only when a slot migration answers {@code ASK}), and
+	 * makes its reactive cluster connections run the same calls on the engine without blocking.
+	 * @param settings the engine's limits
+	 * @return the customizer
+	 */
+	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings) {
+		return customizer(settings, MultiKeyObserver.NONE);
+	}
+
+	/**
+	 * Returns a customizer like {@link #customizer(MultiKeySettings)} whose engine reports to an observer.
+	 * @param settings the engine's limits
+	 * @param observer sees each cross-slot call and redirect
+	 * @return the customizer
+	 */
+	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyObserver observer) {
+		if (observer == null) {
+			throw new IllegalArgumentException("'observer' must not be null");
+		}
+		if (settings == null) {
+			throw new IllegalArgumentException("'settings' must not be null");
+		}
+		// Fails start-up, naming the method, should Spring Data Redis no longer have a method the engine serves.
+		MultiKeyCommands.requireInterceptedMethods();
+		return (factory) -> {
+			PartitionRefresher refresher = new PartitionRefresher(factory);
+			AskingConnection asking = new AskingConnection(factory::getNativeClient);
+			factory.claimClusterConnections(CONTRIBUTOR, (shared, provider, topologyProvider, executor, timeout) -> {
+				Runnable invalidate = () -> {
+					if (topologyProvider instanceof RefreshableTopologyProvider refreshable) {
+						refreshable.invalidate();
+					}
+					refresher.refresh();
+				};
+				return new SlotwiseLettuceClusterConnection(shared, provider, topologyProvider, executor, timeout,
+						(connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, asking, invalidate),
+								settings, observer));
+			});
+			// Reactive calls share the imperative path's native connection, ASK connection and partition refresh.
+			factory.setReactiveMultiKeyRouter(new LettuceReactiveMultiKey(() -> {
+				StatefulRedisClusterConnection<byte[], byte[]> shared = factory.getOrCreateSharedClusterConnection();
+				if (shared == null) {
+					throw new IllegalStateException("Reactive multi-key calls need the shared native connection");
+				}
+				return shared;
+			}, (connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, asking, refresher::refresh),
+					settings, observer)));
+		};
+	}
+
+	/**
+	 * Asks Lettuce to reload its partitions after a {@code MOVED} reply or a node failure seen by the engine: at most
+	 * one reload in flight and at most one per second, so that a burst of redirects cannot storm the cluster.
+	 */
+	static final class PartitionRefresher {
+
+		private static final long MIN_INTERVAL = TimeUnit.SECONDS.toNanos(1);
+
+		private final SlotwiseLettuceConnectionFactory factory;
+
+		private final AtomicBoolean refreshing = new AtomicBoolean();
+
+		private final AtomicLong last = new AtomicLong(System.nanoTime() - MIN_INTERVAL);
+
+		PartitionRefresher(SlotwiseLettuceConnectionFactory factory) {
+			this.factory = factory;
+		}
+
+		void refresh() {
+			long now = System.nanoTime();
+			if (now - this.last.get() < MIN_INTERVAL || !this.refreshing.compareAndSet(false, true)) {
+				return;
+			}
+			this.last.set(now);
+			AbstractRedisClient client = this.factory.getNativeClient();
+			if (client instanceof RedisClusterClient cluster) {
+				cluster.refreshPartitionsAsync().whenComplete((ignored, failure) -> this.refreshing.set(false));
+			}
+			else {
+				this.refreshing.set(false);
+			}
+		}
+
+	}
+
+}

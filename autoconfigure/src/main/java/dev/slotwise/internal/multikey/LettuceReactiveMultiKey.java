@@ -1,0 +1,132 @@
+package dev.slotwise.internal.multikey;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import dev.slotwise.internal.routing.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+import org.springframework.data.redis.connection.lettuce.SlotwiseReactiveLettuceConnectionFactory.MultiKeyRouter;
+
+/**
+ * Runs reactive cross-slot multi-key calls on the engine's asynchronous core, over the same node connections,
+ * {@code ReadFrom}, redirect handling and timeout as the imperative path: each {@link Mono} subscribes by starting
+ * the call and completes from Lettuce's I/O callbacks (or the engine's deadline timer); no thread waits. Cancelling
+ * the subscription cancels the call's node batches.
+ */
+final class LettuceReactiveMultiKey implements MultiKeyRouter {
+
+	private final Supplier<StatefulRedisClusterConnection<byte[], byte[]>> connection;
+
+	private final Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines;
+
+	private volatile @Nullable Engine current;
+
+	/**
+	 * @param connection supplies the factory's shared native cluster connection (the one the imperative path uses)
+	 * @param engines creates an engine over a connection
+	 */
+	LettuceReactiveMultiKey(Supplier<StatefulRedisClusterConnection<byte[], byte[]>> connection,
+			Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines) {
+		this.connection = connection;
+		this.engines = engines;
+	}
+
+	@Override
+	public boolean routes(List<ByteBuffer> keys) {
+		int slot = -1;
+		for (ByteBuffer key : keys) {
+			if (key == null) {
+				// Spring Data Redis names the problem in its own words.
+				return false;
+			}
+			int keySlot = SlotHash.slot(bytes(key));
+			if (slot != -1 && keySlot != slot) {
+				return true;
+			}
+			slot = keySlot;
+		}
+		return false;
+	}
+
+	@Override
+	public Mono<List<@Nullable ByteBuffer>> mGet(List<ByteBuffer> keys) {
+		byte[][] raw = toArray(keys);
+		return Mono.fromFuture(() -> engine().mGetAsync(raw)).map((values) -> {
+			List<@Nullable ByteBuffer> buffers = new ArrayList<>(values.size());
+			for (byte[] value : values) {
+				buffers.add((value != null) ? ByteBuffer.wrap(value) : null);
+			}
+			return buffers;
+		});
+	}
+
+	@Override
+	public Mono<Void> mSet(Map<ByteBuffer, ByteBuffer> tuples) {
+		byte[][] keys = new byte[tuples.size()][];
+		byte[][] values = new byte[tuples.size()][];
+		int i = 0;
+		for (Map.Entry<ByteBuffer, ByteBuffer> tuple : tuples.entrySet()) {
+			if (tuple.getKey() == null || tuple.getValue() == null) {
+				return Mono.error(new IllegalArgumentException("'tuples' must not contain null keys or values"));
+			}
+			keys[i] = bytes(tuple.getKey());
+			values[i++] = bytes(tuple.getValue());
+		}
+		return Mono.fromFuture(() -> engine().mSetAsync(keys, values));
+	}
+
+	@Override
+	public Mono<Long> remove(List<ByteBuffer> keys, boolean unlink) {
+		byte[][] raw = toArray(keys);
+		MultiKeyCommand command = unlink ? MultiKeyCommand.UNLINK : MultiKeyCommand.DEL;
+		return Mono.fromFuture(() -> engine().countAsync(command, raw));
+	}
+
+	@Override
+	public Mono<Long> exists(List<ByteBuffer> keys) {
+		byte[][] raw = toArray(keys);
+		return Mono.fromFuture(() -> engine().countAsync(MultiKeyCommand.EXISTS, raw));
+	}
+
+	/**
+	 * The engine over the factory's current shared connection, created again when the factory restarted.
+	 */
+	private MultiKeyEngine engine() {
+		StatefulRedisClusterConnection<byte[], byte[]> connection = this.connection.get();
+		Engine engine = this.current;
+		if (engine == null || engine.connection != connection) {
+			engine = new Engine(connection, this.engines.apply(connection));
+			this.current = engine;
+		}
+		return engine.engine;
+	}
+
+	private static byte[][] toArray(List<ByteBuffer> keys) {
+		byte[][] raw = new byte[keys.size()][];
+		for (int i = 0; i < raw.length; i++) {
+			raw[i] = bytes(keys.get(i));
+		}
+		return raw;
+	}
+
+	/**
+	 * Copies a buffer's remaining bytes, leaving the caller's buffer as it was.
+	 */
+	private static byte[] bytes(ByteBuffer buffer) {
+		ByteBuffer view = buffer.duplicate();
+		byte[] bytes = new byte[view.remaining()];
+		view.get(bytes);
+		return bytes;
+	}
+
+	private record Engine(StatefulRedisClusterConnection<byte[], byte[]> connection, MultiKeyEngine engine) {
+	}
+
+}

@@ -1,0 +1,144 @@
+package dev.slotwise.internal.multikey;
+
+import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The bounded pool of named daemon threads on which per-node batches run (used by the Jedis engine; Lettuce's I/O
+ * is asynchronous and needs no threads of its own).
+ * <p>
+ * When every thread is busy and the queue is full, the batch runs on the submitting thread: callers slow down
+ * instead of failing or waiting without bound. Deliberately not a {@link Executor}, so that it never stands in for
+ * the application's own task executor.
+ */
+public final class MultiKeyExecutor implements AutoCloseable {
+
+	private final ThreadPoolExecutor pool;
+
+	private final Duration awaitTermination;
+
+	private final LongAdder callerRuns;
+
+	private MultiKeyExecutor(ThreadPoolExecutor pool, Duration awaitTermination, LongAdder callerRuns) {
+		this.pool = pool;
+		this.awaitTermination = awaitTermination;
+		this.callerRuns = callerRuns;
+	}
+
+	/**
+	 * Creates an executor.
+	 * @param threads the number of threads, positive
+	 * @param queueCapacity the most batches waiting for a thread, positive
+	 * @param threadNamePrefix the prefix of thread names
+	 * @param awaitTermination how long {@link #close()} waits for running batches
+	 * @return the executor; threads start on demand
+	 */
+	public static MultiKeyExecutor create(int threads, int queueCapacity, String threadNamePrefix,
+			Duration awaitTermination) {
+		if (threads < 1) {
+			throw new IllegalArgumentException("'threads' must be positive, was " + threads);
+		}
+		if (queueCapacity < 1) {
+			throw new IllegalArgumentException("'queueCapacity' must be positive, was " + queueCapacity);
+		}
+		AtomicInteger counter = new AtomicInteger();
+		ThreadFactory factory = (runnable) -> {
+			Thread thread = new Thread(runnable, threadNamePrefix + counter.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+		LongAdder callerRuns = new LongAdder();
+		ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+				new ArrayBlockingQueue<>(queueCapacity), factory,
+				(batch, executor) -> runOnCaller(batch, executor, callerRuns));
+		pool.allowCoreThreadTimeOut(true);
+		return new MultiKeyExecutor(pool, awaitTermination, callerRuns);
+	}
+
+	private static void runOnCaller(Runnable batch, ThreadPoolExecutor pool, LongAdder callerRuns) {
+		if (pool.isShutdown()) {
+			// Fail at once rather than dropping the batch, which would leave its caller waiting for the timeout.
+			throw new RejectedExecutionException("The Slotwise multi-key executor is shut down");
+		}
+		callerRuns.increment();
+		batch.run();
+	}
+
+	Executor executor() {
+		return this.pool;
+	}
+
+	/**
+	 * Returns the thread pool behind this executor, for monitoring only (Micrometer's {@code ExecutorServiceMetrics}
+	 * reads its counts). Work submitted to it directly would bypass the engine; do not submit any.
+	 * @return the thread pool
+	 */
+	public ThreadPoolExecutor threadPool() {
+		return this.pool;
+	}
+
+	/**
+	 * Returns the number of threads running a batch now.
+	 * @return the active thread count
+	 */
+	public int activeCount() {
+		return this.pool.getActiveCount();
+	}
+
+	/**
+	 * Returns the number of batches waiting for a thread.
+	 * @return the queue size
+	 */
+	public int queueSize() {
+		return this.pool.getQueue().size();
+	}
+
+	/**
+	 * Returns the configured number of threads.
+	 * @return the maximum pool size
+	 */
+	public int maxThreads() {
+		return this.pool.getMaximumPoolSize();
+	}
+
+	/**
+	 * Returns how many batches ran on the submitting thread because every thread was busy and the queue full.
+	 * @return the number of batches run on the caller because of saturation, since creation
+	 */
+	public long callerRuns() {
+		return this.callerRuns.sum();
+	}
+
+	/**
+	 * Returns whether {@link #close()} was called.
+	 * @return whether the executor accepts no more batches
+	 */
+	public boolean isShutdown() {
+		return this.pool.isShutdown();
+	}
+
+	/**
+	 * Stops accepting batches, waits up to the configured time for running ones, then interrupts what is left.
+	 */
+	@Override
+	public void close() {
+		this.pool.shutdown();
+		try {
+			if (!this.pool.awaitTermination(this.awaitTermination.toMillis(), TimeUnit.MILLISECONDS)) {
+				this.pool.shutdownNow();
+			}
+		}
+		catch (InterruptedException ex) {
+			this.pool.shutdownNow();
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}

@@ -1,0 +1,36 @@
+package dev.slotwise.internal.multikey;
+
+/**
+ * Sees what the multi-key engine does: each cross-slot call it runs and each redirect it follows. Meters implement
+ * it, one per client; the engine knows nothing of Micrometer.
+ * <p>
+ * Called once per call (and once per redirected command) from caller and executor threads at once, so
+ * implementations must be cheap, thread-safe and must not throw. Same-slot calls, which Spring Data Redis serves
+ * with one plain command, are not seen.
+ */
+public interface MultiKeyObserver {
+
+	/**
+	 * An observer that ignores everything.
+	 */
+	MultiKeyObserver NONE = new MultiKeyObserver() {
+	};
+
+	/**
+	 * Called when a cross-slot call ends.
+	 * @param command the command
+	 * @param keys the number of keys of the call, duplicates included
+	 * @param success whether the call returned a result rather than throwing
+	 * @param durationNanos how long the call took on the caller's thread
+	 */
+	default void called(MultiKeyCommand command, int keys, boolean success, long durationNanos) {
+	}
+
+	/**
+	 * Called for each command the server redirected, before the engine sends it again.
+	 * @param kind the kind of redirect
+	 */
+	default void redirected(RedirectKind kind) {
+	}
+
+}

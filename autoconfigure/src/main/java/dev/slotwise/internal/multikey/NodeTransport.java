@@ -1,0 +1,57 @@
+package dev.slotwise.internal.multikey;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
+
+import dev.slotwise.internal.routing.NodeAddress;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the engine needs from a client library: the current slot owners, and a way to write a batch of commands to
+ * one node in one flush and collect the replies.
+ */
+interface NodeTransport {
+
+	/**
+	 * Returns a snapshot of the slot owners for one round of a call.
+	 * @return the master serving each slot, or {@code null} when none does
+	 */
+	IntFunction<@Nullable NodeAddress> router();
+
+	/**
+	 * Sends commands to one node, pipelined, flushing at most {@code maxPerFlush} commands before reading their
+	 * replies.
+	 * @param node the node
+	 * @param requests the commands, in order
+	 * @param maxPerFlush the cap on commands per flush
+	 * @return one reply per request, in order: {@code byte[]}, {@code Long}, a {@code List} of {@code byte[]}, a
+	 * status {@code String}, or an {@link ErrorReply}; completes exceptionally when the node cannot be reached; its
+	 * cancellation abandons the requests not yet written where the client allows it
+	 */
+	CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush);
+
+	/**
+	 * Tells the topology source that slots moved ({@code MOVED}) or a node failed, so the next lookup refreshes.
+	 */
+	void invalidateTopology();
+
+	/**
+	 * One command for one node.
+	 *
+	 * @param command the command
+	 * @param args the arguments (keys, or keys and values)
+	 * @param asking whether {@code ASKING} must precede it (after an {@code ASK} redirect)
+	 */
+	record Request(MultiKeyCommand command, byte[][] args, boolean asking) {
+	}
+
+	/**
+	 * An error reply of the server.
+	 *
+	 * @param message the error line, e.g. {@code MOVED 3999 127.0.0.1:6381}
+	 */
+	record ErrorReply(String message) {
+	}
+
+}

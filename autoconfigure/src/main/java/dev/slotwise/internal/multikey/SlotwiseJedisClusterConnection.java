@@ -1,0 +1,156 @@
+package dev.slotwise.internal.multikey;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import dev.slotwise.internal.pipeline.ConnectionPipeline;
+import dev.slotwise.internal.pipeline.JedisClusterPipelining;
+import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.RedisClusterClient;
+
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.data.redis.connection.ClusterCommandExecutor;
+import org.springframework.data.redis.connection.ClusterTopologyProvider;
+import org.springframework.data.redis.connection.RedisClusterServerCommands;
+import org.springframework.data.redis.connection.RedisGeoCommands;
+import org.springframework.data.redis.connection.RedisHashCommands;
+import org.springframework.data.redis.connection.RedisHyperLogLogCommands;
+import org.springframework.data.redis.connection.RedisKeyCommands;
+import org.springframework.data.redis.connection.RedisListCommands;
+import org.springframework.data.redis.connection.RedisScriptingCommands;
+import org.springframework.data.redis.connection.RedisSetCommands;
+import org.springframework.data.redis.connection.RedisStreamCommands;
+import org.springframework.data.redis.connection.RedisStringCommands;
+import org.springframework.data.redis.connection.RedisZSetCommands;
+import org.springframework.data.redis.connection.jedis.JedisClusterConnection;
+
+/**
+ * A {@link JedisClusterConnection} whose cross-slot {@code mGet}, {@code mSet}, {@code del}, {@code unlink} and
+ * {@code exists} run on the multi-key engine, and which pipelines (Spring Data Redis refuses to on a cluster): while
+ * a pipeline is open, every key-based command group queues its calls in the {@link ConnectionPipeline}. Every other
+ * command is Spring Data Redis's.
+ */
+final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
+
+	private final MultiKeyCommands multiKey;
+
+	private final @Nullable ConnectionPipeline pipeline;
+
+	SlotwiseJedisClusterConnection(RedisClusterClient client, ClusterCommandExecutor executor,
+			ClusterTopologyProvider topologyProvider, MultiKeyEngine engine) {
+		this(client, executor, topologyProvider, engine, null);
+	}
+
+	SlotwiseJedisClusterConnection(RedisClusterClient client, ClusterCommandExecutor executor,
+			ClusterTopologyProvider topologyProvider, MultiKeyEngine engine,
+			@Nullable JedisClusterPipelining pipelining) {
+		super(client, executor, topologyProvider);
+		this.multiKey = new MultiKeyCommands(() -> engine, () -> isPipelined() || isQueueing());
+		// The pipeline's cross-slot mGet/mSet/del/unlink/exists run on the connection's own (engine) commands.
+		this.pipeline = (pipelining != null) ? pipelining.forConnection(
+				(group) -> (group == RedisKeyCommands.class) ? this.multiKey.keys(super::keyCommands)
+						: this.multiKey.strings(super::stringCommands))
+				: null;
+	}
+
+	@Override
+	public RedisStringCommands stringCommands() {
+		return pipelinedOr(RedisStringCommands.class, () -> this.multiKey.strings(super::stringCommands));
+	}
+
+	@Override
+	public RedisKeyCommands keyCommands() {
+		return pipelinedOr(RedisKeyCommands.class, () -> this.multiKey.keys(super::keyCommands));
+	}
+
+	@Override
+	public RedisHashCommands hashCommands() {
+		return pipelinedOr(RedisHashCommands.class, super::hashCommands);
+	}
+
+	@Override
+	public RedisListCommands listCommands() {
+		return pipelinedOr(RedisListCommands.class, super::listCommands);
+	}
+
+	@Override
+	public RedisSetCommands setCommands() {
+		return pipelinedOr(RedisSetCommands.class, super::setCommands);
+	}
+
+	@Override
+	public RedisZSetCommands zSetCommands() {
+		return pipelinedOr(RedisZSetCommands.class, super::zSetCommands);
+	}
+
+	@Override
+	public RedisHyperLogLogCommands hyperLogLogCommands() {
+		return pipelinedOr(RedisHyperLogLogCommands.class, super::hyperLogLogCommands);
+	}
+
+	@Override
+	public RedisGeoCommands geoCommands() {
+		return pipelinedOr(RedisGeoCommands.class, super::geoCommands);
+	}
+
+	@Override
+	public RedisStreamCommands streamCommands() {
+		return pipelinedOr(RedisStreamCommands.class, super::streamCommands);
+	}
+
+	/**
+	 * While pipelined, refuses every call: server commands have no key to route by.
+	 */
+	@Override
+	public RedisClusterServerCommands serverCommands() {
+		return pipelinedOr(RedisClusterServerCommands.class, super::serverCommands);
+	}
+
+	/**
+	 * While pipelined, refuses every call: scripts are not pipelined on a cluster (yet).
+	 */
+	@Override
+	public RedisScriptingCommands scriptingCommands() {
+		return pipelinedOr(RedisScriptingCommands.class, super::scriptingCommands);
+	}
+
+	/**
+	 * Refused while pipelined: the raw command would run at once, outside the pipeline's results.
+	 */
+	@Override
+	public Object execute(String command, byte[]... args) {
+		if (isPipelined()) {
+			throw new InvalidDataAccessApiUsageException(
+					"execute(\"" + command + "\", …) cannot be pipelined on a Redis Cluster: use the command groups");
+		}
+		return super.execute(command, args);
+	}
+
+	private <T> T pipelinedOr(Class<T> group, Supplier<T> direct) {
+		ConnectionPipeline current = this.pipeline;
+		return (current != null && current.isOpen()) ? current.commands(group) : direct.get();
+	}
+
+	@Override
+	public void openPipeline() {
+		if (this.pipeline == null) {
+			super.openPipeline();
+			return;
+		}
+		this.pipeline.open();
+	}
+
+	@Override
+	public boolean isPipelined() {
+		return this.pipeline != null && this.pipeline.isOpen();
+	}
+
+	@Override
+	public List<Object> closePipeline() {
+		if (this.pipeline == null) {
+			return super.closePipeline();
+		}
+		return this.pipeline.close();
+	}
+
+}

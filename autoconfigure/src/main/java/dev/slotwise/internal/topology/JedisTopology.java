@@ -1,0 +1,68 @@
+package dev.slotwise.internal.topology;
+
+import java.util.Collection;
+import java.util.function.Consumer;
+
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.UnifiedJedis;
+
+import org.springframework.data.redis.connection.ClusterTopologyProvider;
+import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.util.Assert;
+
+/**
+ * Slotwise's topology for Jedis: a {@link RefreshableTopologyProvider} that asks one random node per refresh,
+ * caches the answer and runs at most one refresh at a time per client. The provider is a Spring Data Redis
+ * {@code JedisClusterConnection.JedisClusterTopologyProvider}, so code that casts to that type keeps working.
+ */
+public final class JedisTopology {
+
+	private JedisTopology() {
+	}
+
+	/**
+	 * Creates a provider for a Jedis cluster client. The nodes it asks are those the client knows (its per-node
+	 * connection pools, replicas included), and it borrows connections from those pools, so it opens no connections
+	 * of its own. Only when none of them answers does it make the client re-read its slot table from the configured
+	 * seed nodes, over the short-lived connections Jedis opens for that, and ask the nodes they name.
+	 * @param client a {@link RedisClusterClient} or {@link JedisCluster}
+	 * @param settings the cache time-to-live, replica preference, initial timeout and observer
+	 * @return the provider
+	 */
+	@SuppressWarnings("deprecation")
+	public static RefreshableTopologyProvider provider(UnifiedJedis client, TopologySettings settings) {
+		Assert.notNull(client, "'client' must not be null");
+		Assert.notNull(settings, "'settings' must not be null");
+		if (client instanceof RedisClusterClient clusterClient) {
+			return new RandomizedJedisTopologyProvider(clusterClient, settings);
+		}
+		if (client instanceof JedisCluster jedisCluster) {
+			return new RandomizedJedisTopologyProvider(jedisCluster, settings);
+		}
+		throw new IllegalArgumentException("'client' must be a RedisClusterClient or JedisCluster but is a "
+				+ client.getClass().getName());
+	}
+
+	/**
+	 * Has a provider made by {@link #provider(UnifiedJedis, TopologySettings)} call a listener, on a thread of its own
+	 * and never on the caller's, whenever a refresh finds masters serving slots that served none in the previous
+	 * topology (a master added and given slots, a replica promoted). Jedis's slot table is renewed first when it has no
+	 * pool for such a master yet, so that its pool exists when the listener runs. Typical use: pre-warm the new
+	 * masters' pools, which Jedis would otherwise fill only as requests need them.
+	 * @param provider the provider
+	 * @param listener receives the new masters
+	 * @return whether the provider is Slotwise's and took the listener
+	 */
+	public static boolean onMastersAdded(ClusterTopologyProvider provider,
+			Consumer<Collection<RedisClusterNode>> listener) {
+		Assert.notNull(provider, "'provider' must not be null");
+		Assert.notNull(listener, "'listener' must not be null");
+		if (provider instanceof RandomizedJedisTopologyProvider randomized) {
+			randomized.onMastersAdded(listener);
+			return true;
+		}
+		return false;
+	}
+
+}

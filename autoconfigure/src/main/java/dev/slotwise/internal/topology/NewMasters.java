@@ -1,0 +1,101 @@
+package dev.slotwise.internal.topology;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.ConnectionPool;
+
+import org.springframework.data.redis.connection.ClusterTopology;
+import org.springframework.data.redis.connection.RedisClusterNode;
+
+/**
+ * Notices masters that serve slots in a refreshed topology but served none in the previous one (a master added and
+ * given slots, a replica promoted) and hands them to a listener, typically pre-warm, on a thread of its own: the
+ * refresh runs on a caller's thread, which must not pay for opening connections to a node it may not even need.
+ * <p>
+ * Jedis creates a node's pool only when its slot table names the node, which may lag behind {@code CLUSTER NODES};
+ * when a new master has no pool yet, Jedis's slot table is renewed first so that the pool exists to be filled.
+ */
+final class NewMasters {
+
+	private static final Log logger = LogFactory.getLog(NewMasters.class);
+
+	private final Supplier<Map<String, ConnectionPool>> pools;
+
+	private final Runnable renewSlotTable;
+
+	private volatile @Nullable Consumer<Collection<RedisClusterNode>> listener;
+
+	/**
+	 * @param pools the client's pools by the address it keys them by
+	 * @param renewSlotTable makes the client re-read its slot table, creating the pools of nodes it had not seen
+	 */
+	NewMasters(Supplier<Map<String, ConnectionPool>> pools, Runnable renewSlotTable) {
+		this.pools = pools;
+		this.renewSlotTable = renewSlotTable;
+	}
+
+	void listen(Consumer<Collection<RedisClusterNode>> listener) {
+		this.listener = listener;
+	}
+
+	/**
+	 * Compares two topologies and, when masters serve slots now that did not before, calls the listener with them on
+	 * a new daemon thread. The first topology is left alone: start-up pre-warm covers it.
+	 * @param previous the topology served so far, {@code null} for none
+	 * @param current the topology just fetched
+	 */
+	void compare(@Nullable ClusterTopology previous, ClusterTopology current) {
+		Consumer<Collection<RedisClusterNode>> listener = this.listener;
+		if (listener == null || previous == null) {
+			return;
+		}
+		Set<String> before = new HashSet<>();
+		for (RedisClusterNode master : servingMasters(previous)) {
+			before.add(master.asString());
+		}
+		List<RedisClusterNode> added = servingMasters(current).stream()
+			.filter((master) -> !before.contains(master.asString()))
+			.toList();
+		if (added.isEmpty()) {
+			return;
+		}
+		Thread thread = new Thread(() -> notify(listener, added), "slotwise-new-masters");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	private void notify(Consumer<Collection<RedisClusterNode>> listener, List<RedisClusterNode> added) {
+		try {
+			Map<String, ConnectionPool> pools = this.pools.get();
+			if (!added.stream().allMatch((master) -> hasPool(pools, master))) {
+				this.renewSlotTable.run();
+			}
+			listener.accept(added);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not prepare the connections to the new masters " + added + ": " + ex);
+		}
+	}
+
+	private static boolean hasPool(Map<String, ConnectionPool> pools, RedisClusterNode node) {
+		return pools.containsKey(node.asString())
+				|| (node.getName() != null && pools.containsKey(node.getName() + ":" + node.getPort()));
+	}
+
+	private static List<RedisClusterNode> servingMasters(ClusterTopology topology) {
+		return topology.getActiveMasterNodes()
+			.stream()
+			.filter((master) -> master.hasValidHost() && !master.getSlotRange().getSlots().isEmpty())
+			.toList();
+	}
+
+}

@@ -1,0 +1,298 @@
+package dev.slotwise.internal.topology;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.models.partitions.Partitions;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
+import io.lettuce.core.resource.ClientResources;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A Lettuce {@link RedisClusterClient} whose topology refreshes ask a few random nodes instead of every node.
+ * <p>
+ * Lettuce's own refresh opens a connection to every known node and sends {@code CLUSTER NODES} and {@code INFO} to
+ * each; with dynamic refresh sources it also discovers and connects to any node the answers mention. Here a
+ * refresh asks {@code refreshSources} nodes drawn uniformly at random (replicas first when preferred and known),
+ * with discovery off so that it contacts no other node. When more than one node answers, Lettuce's own consensus
+ * ({@link #determinePartitions}) still picks the view. When every asked node fails, the next random nodes are
+ * asked, until every candidate was tried.
+ * <p>
+ * Candidates are the nodes of the current topology when Lettuce's dynamic refresh sources are on (its default), and
+ * the configured seed nodes otherwise or before the first topology exists. When no known node answers, the seed nodes
+ * are asked as the last resort (Lettuce does the same, but only with dynamic refresh sources, which sampling turns
+ * off); their names are resolved again on each connect, so seeds behind a stable DNS name find nodes whose addresses
+ * all changed.
+ * <p>
+ * Every refresh after the first goes through {@link #refreshPartitionsAsync()}, whoever asks for it: Lettuce's
+ * adaptive and periodic triggers and the multi-key engine alike. There it runs one at a time and starts no sooner
+ * than the {@link RefreshPacer} allows; a refresh asked for too soon is skipped and the current partitions stay, as
+ * they do when a refresh fails.
+ */
+final class SamplingRedisClusterClient extends RedisClusterClient {
+
+	private static final Log logger = LogFactory.getLog(SamplingRedisClusterClient.class);
+
+	private final int refreshSources;
+
+	private final boolean preferReplicas;
+
+	private final TopologyObserver observer;
+
+	private final RefreshPacer pacer;
+
+	private final AtomicReference<@Nullable CompletableFuture<Void>> refreshing = new AtomicReference<>();
+
+	/** The sources of the attempt running on this thread, read back by {@link #getTopologyRefreshSource()}. */
+	private final ThreadLocal<@Nullable List<RedisURI>> plannedSources = new ThreadLocal<>();
+
+	private final Set<Attempt> attempts = ConcurrentHashMap.newKeySet();
+
+	/** The partitions once loaded; Lettuce reloads this instance in place. Kept to read it without loading it. */
+	private volatile @Nullable Partitions known;
+
+	SamplingRedisClusterClient(@Nullable ClientResources resources, Iterable<RedisURI> initialUris,
+			int refreshSources, TopologySettings settings) {
+		super(resources, initialUris);
+		this.refreshSources = refreshSources;
+		this.preferReplicas = settings.preferReplicas();
+		this.observer = settings.observer();
+		this.pacer = new RefreshPacer(settings.minRefreshInterval(), settings.cacheTtl());
+	}
+
+	@Override
+	public CompletionStage<Void> refreshPartitionsAsync() {
+		if (this.known == null) {
+			// The first load (no partitions yet) is Lettuce's connect path; nothing to keep, nothing to pace.
+			return super.refreshPartitionsAsync();
+		}
+		CompletableFuture<Void> mine = new CompletableFuture<>();
+		CompletableFuture<Void> running = this.refreshing.compareAndExchange(null, mine);
+		if (running != null) {
+			return running;
+		}
+		if (!this.pacer.tryStart(System.nanoTime())) {
+			this.refreshing.set(null);
+			mine.complete(null);
+			return mine;
+		}
+		CompletionStage<Void> refresh;
+		try {
+			refresh = super.refreshPartitionsAsync();
+		}
+		catch (RuntimeException ex) {
+			refresh = CompletableFuture.failedFuture(ex);
+		}
+		refresh.whenComplete((ignored, failure) -> {
+			if (failure == null) {
+				this.pacer.succeeded();
+			}
+			else if (this.pacer.failed(failure)) {
+				logger.warn("Could not refresh the Redis Cluster topology; the current one stays in use until a refresh "
+						+ "succeeds: " + failure.getMessage());
+			}
+			this.refreshing.set(null);
+			if (failure == null) {
+				mine.complete(null);
+			}
+			else {
+				mine.completeExceptionally(failure);
+			}
+		});
+		return mine;
+	}
+
+	@Override
+	protected Iterable<RedisURI> getTopologyRefreshSource() {
+		List<RedisURI> planned = this.plannedSources.get();
+		if (planned != null) {
+			return planned;
+		}
+		// Called outside an attempt only to label Lettuce's refresh event: a fresh sample is a fair description.
+		List<RedisURI> candidates = candidates().uris();
+		return candidates.subList(0, Math.min(this.refreshSources, candidates.size()));
+	}
+
+	@Override
+	protected boolean useDynamicRefreshSources() {
+		// Lettuce uses this flag to also connect to every node the asked nodes report (discovery), which is exactly
+		// the fan-out sampling avoids; the user's own setting is honoured in candidates().
+		return false;
+	}
+
+	@Override
+	protected CompletableFuture<Partitions> loadPartitionsAsync() {
+		Candidates candidates = candidates();
+		return loadFrom(candidates.uris(), 0, null, candidates.seeds());
+	}
+
+	@Override
+	protected CompletableFuture<Partitions> initializePartitions() {
+		return super.initializePartitions().thenApply((partitions) -> {
+			this.known = partitions;
+			return partitions;
+		});
+	}
+
+	@Override
+	public void setPartitions(Partitions partitions) {
+		super.setPartitions(partitions);
+		this.known = partitions;
+	}
+
+	@Override
+	protected Partitions determinePartitions(Partitions current, Map<RedisURI, Partitions> topologyViews) {
+		for (RedisURI source : topologyViews.keySet()) {
+			String address = address(source);
+			for (Attempt attempt : this.attempts) {
+				if (attempt.addresses().contains(address)) {
+					attempt.answered().add(address);
+				}
+			}
+		}
+		return super.determinePartitions(current, topologyViews);
+	}
+
+	private CompletableFuture<Partitions> loadFrom(List<RedisURI> order, int from, @Nullable Throwable earlier,
+			boolean seeds) {
+		int to = Math.min(order.size(), from + this.refreshSources);
+		List<RedisURI> sources = List.copyOf(order.subList(from, to));
+		Attempt attempt = new Attempt(sources.stream().map(SamplingRedisClusterClient::address).toList());
+		this.attempts.add(attempt);
+		CompletableFuture<Partitions> load;
+		this.plannedSources.set(sources);
+		try {
+			load = super.loadPartitionsAsync();
+		}
+		finally {
+			this.plannedSources.remove();
+		}
+		CompletableFuture<Partitions> result = new CompletableFuture<>();
+		load.whenComplete((partitions, failure) -> {
+			this.attempts.remove(attempt);
+			Duration duration = Duration.ofNanos(System.nanoTime() - attempt.startNanos());
+			for (String address : attempt.addresses()) {
+				this.observer.refreshed(address, failure == null && attempt.answered().contains(address), duration);
+			}
+			if (failure == null) {
+				result.complete(partitions);
+				return;
+			}
+			if (earlier != null) {
+				failure.addSuppressed(earlier);
+			}
+			CompletableFuture<Partitions> next;
+			if (to < order.size()) {
+				next = loadFrom(order, to, failure, seeds);
+			}
+			else if (!seeds) {
+				// No known node answered: the configured seeds are the last resort.
+				next = loadFrom(seedUris(), 0, failure, true);
+			}
+			else {
+				result.completeExceptionally(failure);
+				return;
+			}
+			next.whenComplete((partitionsOfNext, nextFailure) -> {
+				if (nextFailure != null) {
+					result.completeExceptionally(nextFailure);
+				}
+				else {
+					result.complete(partitionsOfNext);
+				}
+			});
+		});
+		return result;
+	}
+
+	private List<RedisURI> seedUris() {
+		List<RedisURI> seeds = new ArrayList<>();
+		getInitialUris().forEach(seeds::add);
+		return RefreshOrder.shuffled(seeds, (uri) -> RefreshOrder.PREFERRED);
+	}
+
+	private Candidates candidates() {
+		Partitions partitions = this.known;
+		boolean dynamic = !(getOptions() instanceof ClusterClientOptions options)
+				|| options.getTopologyRefreshOptions().useDynamicRefreshSources();
+		if (!dynamic || partitions == null || partitions.isEmpty()) {
+			return new Candidates(seedUris(), true);
+		}
+		List<RedisClusterNode> nodes = new ArrayList<>();
+		for (RedisClusterNode node : partitions) {
+			if (node.getUri() != null && !node.is(NodeFlag.NOADDR)) {
+				nodes.add(node);
+			}
+		}
+		boolean replicasKnown = this.preferReplicas && nodes.stream().anyMatch(SamplingRedisClusterClient::isReplica);
+		return new Candidates(RefreshOrder.shuffled(nodes, (node) -> tier(node, replicasKnown))
+			.stream()
+			.map(RedisClusterNode::getUri)
+			.toList(), false);
+	}
+
+	private static int tier(RedisClusterNode node, boolean preferReplicas) {
+		if (node.is(NodeFlag.FAIL) || node.is(NodeFlag.EVENTUAL_FAIL)) {
+			return RefreshOrder.LAST_RESORT;
+		}
+		return (!preferReplicas || isReplica(node)) ? RefreshOrder.PREFERRED : RefreshOrder.FALLBACK;
+	}
+
+	private static boolean isReplica(RedisClusterNode node) {
+		return node.is(NodeFlag.REPLICA) || node.is(NodeFlag.SLAVE);
+	}
+
+	static String address(RedisURI uri) {
+		return uri.getHost() + ":" + uri.getPort();
+	}
+
+	/**
+	 * The nodes a refresh may ask, in the order to ask them.
+	 *
+	 * @param uris the nodes
+	 * @param seeds whether they are the configured seed nodes (no fallback left after them)
+	 */
+	private record Candidates(List<RedisURI> uris, boolean seeds) {
+	}
+
+	/** One batch of sources asked together; identity-based so it can live in a set while its answers arrive. */
+	private static final class Attempt {
+
+		private final List<String> addresses;
+
+		private final Set<String> answered = ConcurrentHashMap.newKeySet();
+
+		private final long startNanos = System.nanoTime();
+
+		Attempt(List<String> addresses) {
+			this.addresses = addresses;
+		}
+
+		List<String> addresses() {
+			return this.addresses;
+		}
+
+		Set<String> answered() {
+			return this.answered;
+		}
+
+		long startNanos() {
+			return this.startNanos;
+		}
+
+	}
+
+}

@@ -1,0 +1,121 @@
+package dev.slotwise.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.json.JsonParserFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The README's properties table matches the configuration metadata the build generates, name for name and default
+ * for default, and its changelog names every property the metadata marks as removed.
+ */
+class ReadmePropertiesTests {
+
+	private static final Path README = Path.of("..", "README.md");
+
+	private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9.*-]+)` \\| ([^|]*) \\|", Pattern.MULTILINE);
+
+	@Test
+	void propertiesTableMatchesTheMetadata() throws IOException {
+		Map<String, String> documented = documentedProperties(section(readme(), "## Properties"));
+		Map<String, String> generated = new LinkedHashMap<>();
+		for (Map<String, Object> property : metadataProperties()) {
+			if (!property.containsKey("deprecation")) {
+				Object defaultValue = property.get("defaultValue");
+				// Computed defaults (e.g. per processor) have none in the metadata: the README describes them.
+				generated.put((String) property.get("name"),
+						(defaultValue != null) ? "`" + format(defaultValue) + "`" : null);
+			}
+		}
+		assertThat(documented.keySet()).containsExactlyInAnyOrderElementsOf(generated.keySet());
+		generated.forEach((name, defaultValue) -> {
+			String cell = documented.get(name);
+			if (defaultValue != null) {
+				assertThat(cell).as("default of %s", name).isEqualTo(defaultValue);
+			}
+			else {
+				assertThat(cell).as("default of %s, computed at start-up and described in words", name)
+					.doesNotContain("`")
+					.isNotBlank();
+			}
+		});
+	}
+
+	@Test
+	void poolDefaultsSlotwiseSuppliesForSpringBootPropertiesAreTheDocumentedOnes() throws IOException {
+		String section = section(readme(), "## Connection pools");
+		Map<String, String> documented = new LinkedHashMap<>();
+		Matcher row = ROW.matcher(section);
+		while (row.find()) {
+			documented.put(row.group(1), row.group(2).strip());
+		}
+		String boot = "spring.data.redis.*.pool.";
+		assertThat(documented).containsEntry(boot + "min-idle", Integer.toString(ClientPoolProperties.DEFAULT_MIN_IDLE))
+			.containsEntry(boot + "max-wait", ClientPoolProperties.DEFAULT_MAX_WAIT.toSeconds() + "s")
+			.containsEntry(boot + "time-between-eviction-runs",
+					ClientPoolProperties.DEFAULT_TIME_BETWEEN_EVICTION_RUNS.toSeconds() + "s");
+	}
+
+	@Test
+	void changelogNamesEveryRemovedProperty() throws IOException {
+		String changelog = section(readme(), "## Changelog");
+		List<String> removed = metadataProperties().stream()
+			.filter((property) -> property.containsKey("deprecation"))
+			.map((property) -> (String) property.get("name"))
+			.toList();
+		assertThat(removed).isNotEmpty().allSatisfy((name) -> assertThat(changelog).contains("`" + name + "`"));
+	}
+
+	private static String format(Object value) {
+		// JSON numbers may come back as doubles; the metadata only holds whole numbers.
+		if (value instanceof Number number && number.doubleValue() == Math.rint(number.doubleValue())) {
+			return Long.toString(number.longValue());
+		}
+		return value.toString();
+	}
+
+	private static String readme() throws IOException {
+		return Files.readString(README, StandardCharsets.UTF_8);
+	}
+
+	private static String section(String readme, String heading) {
+		int start = readme.indexOf("\n" + heading + "\n");
+		assertThat(start).as("README section %s", heading).isNotNegative();
+		int end = readme.indexOf("\n## ", start + heading.length() + 1);
+		return readme.substring(start, (end != -1) ? end : readme.length());
+	}
+
+	private static Map<String, String> documentedProperties(String section) {
+		Map<String, String> documented = new LinkedHashMap<>();
+		Matcher row = ROW.matcher(section);
+		while (row.find()) {
+			String previous = documented.put(row.group(1), row.group(2).strip());
+			assertThat(previous).as("README rows of %s", row.group(1)).isNull();
+		}
+		return documented;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> metadataProperties() throws IOException {
+		try (InputStream metadata = ReadmePropertiesTests.class
+			.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+			assertThat(metadata).as("generated configuration metadata").isNotNull();
+			Map<String, Object> json = JsonParserFactory.getJsonParser()
+				.parseMap(new String(metadata.readAllBytes(), StandardCharsets.UTF_8));
+			return (List<Map<String, Object>>) json.get("properties");
+		}
+	}
+
+}

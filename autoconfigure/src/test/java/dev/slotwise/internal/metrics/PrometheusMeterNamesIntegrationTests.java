@@ -1,0 +1,142 @@
+package dev.slotwise.internal.metrics;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
+import dev.slotwise.test.cluster.RedisTestCluster;
+import dev.slotwise.test.cluster.WithRedisCluster;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every Slotwise meter survives Prometheus's naming: registered in a real {@link PrometheusMeterRegistry} that throws
+ * on any registration conflict, bound by Spring Boot as a user's application binds it, and present in the scrape
+ * with values after real calls on the cluster.
+ */
+@WithRedisCluster
+class PrometheusMeterNamesIntegrationTests {
+
+	/** Sample names every client produces. */
+	private static final Set<String> COMMON = Set.of("slotwise_multikey_calls_seconds_bucket",
+			"slotwise_multikey_calls_seconds_count", "slotwise_multikey_calls_seconds_sum",
+			"slotwise_multikey_calls_seconds_max", "slotwise_multikey_keys_count", "slotwise_multikey_keys_sum",
+			"slotwise_multikey_keys_max", "slotwise_multikey_redirects_total", "slotwise_topology_lookups_total",
+			"slotwise_topology_refreshes_seconds_count", "slotwise_topology_refreshes_seconds_sum",
+			"slotwise_topology_age_seconds",
+			// The executor exists whenever Jedis is on the class path (it is in these tests).
+			"slotwise_executor_active_threads", "slotwise_executor_queued_tasks",
+			"slotwise_executor_completed_tasks_total", "slotwise_executor_pool_size_threads",
+			"slotwise_executor_pool_core_threads", "slotwise_executor_pool_max_threads",
+			"slotwise_executor_queue_remaining_tasks", "slotwise_executor_caller_runs_tasks_total");
+
+	/** Sample names of Jedis's per-node pools. */
+	private static final Set<String> JEDIS_POOLS = Set.of("slotwise_pool_connections", "slotwise_pool_connections_max",
+			"slotwise_pool_waiting", "slotwise_pool_borrow_wait_mean_seconds", "slotwise_pool_connections_opened_total",
+			"slotwise_pool_connections_closed_total", "slotwise_pool_borrows_total",
+			// Cluster pipelines exist over Jedis only; their meters are registered with the client's engine.
+			"slotwise_pipeline_pipelines_seconds_count", "slotwise_pipeline_pipelines_seconds_sum",
+			"slotwise_pipeline_pipelines_seconds_max", "slotwise_pipeline_commands_count",
+			"slotwise_pipeline_commands_sum", "slotwise_pipeline_commands_max", "slotwise_pipeline_nodes_count",
+			"slotwise_pipeline_nodes_sum", "slotwise_pipeline_nodes_max", "slotwise_pipeline_redirects_total");
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class,
+				MetricsAutoConfiguration.class))
+		.withBean(PrometheusMeterRegistry.class,
+				() -> new PrometheusMeterRegistry(PrometheusConfig.DEFAULT).throwExceptionOnRegistrationFailure())
+		.withPropertyValues("spring.data.redis.timeout=2s");
+
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void everySlotwiseMeterReachesTheScrapeUnderItsPrometheusName(String client, RedisTestCluster cluster) {
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=" + client,
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class)
+					.getClusterConnection()) {
+					byte[][] keys = keys(50);
+					Map<byte[], byte[]> values = new java.util.HashMap<>();
+					for (byte[] key : keys) {
+						values.put(key, key);
+					}
+					connection.stringCommands().mSet(values);
+					connection.stringCommands().mGet(keys);
+					connection.keyCommands().exists(keys);
+					connection.keyCommands().unlink(keys);
+					connection.keyCommands().del(keys);
+				}
+				String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
+				Map<String, Double> samples = PrometheusText.slotwiseSamples(scrape);
+				Set<String> expected = new TreeSet<>(COMMON);
+				if (client.equals("jedis")) {
+					expected.addAll(JEDIS_POOLS);
+				}
+				assertThat(new TreeSet<>(samples.keySet())).isEqualTo(expected);
+				assertThat(samples.get("slotwise_multikey_calls_seconds_count")).isEqualTo(5);
+				assertThat(samples.get("slotwise_multikey_keys_sum")).isEqualTo(250);
+				assertThat(samples.get("slotwise_topology_refreshes_seconds_count")).isPositive();
+				if (client.equals("jedis")) {
+					assertThat(samples.get("slotwise_topology_lookups_total")).isPositive();
+					assertThat(samples.get("slotwise_pool_borrows_total")).isPositive();
+					assertThat(samples.get("slotwise_pool_connections_opened_total")).isPositive();
+					assertThat(samples.get("slotwise_executor_completed_tasks_total")).isPositive();
+				}
+			});
+	}
+
+	private static byte[][] keys(int count) {
+		byte[][] keys = new byte[count][];
+		for (int i = 0; i < count; i++) {
+			keys[i] = ("prom:" + i).getBytes(StandardCharsets.UTF_8);
+		}
+		return keys;
+	}
+
+	/**
+	 * Reads Prometheus's text format.
+	 */
+	static final class PrometheusText {
+
+		private PrometheusText() {
+		}
+
+		/**
+		 * Sums the values of every Slotwise sample by sample name (over all label sets).
+		 * @param scrape the text a scrape returned
+		 * @return sum of values per sample name; {@code NaN} values count as 0
+		 */
+		static Map<String, Double> slotwiseSamples(String scrape) {
+			Map<String, Double> samples = new TreeMap<>();
+			for (String line : scrape.lines().toList()) {
+				if (!line.startsWith("slotwise_")) {
+					continue;
+				}
+				int nameEnd = line.indexOf('{');
+				int valueStart = line.lastIndexOf(' ');
+				String name = line.substring(0, (nameEnd >= 0) ? nameEnd : line.indexOf(' '));
+				double value = Double.parseDouble(line.substring(valueStart + 1));
+				samples.merge(name, Double.isNaN(value) ? 0 : value, Double::sum);
+			}
+			return samples;
+		}
+
+	}
+
+}
