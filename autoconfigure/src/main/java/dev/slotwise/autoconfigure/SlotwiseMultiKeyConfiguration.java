@@ -71,8 +71,8 @@ class SlotwiseMultiKeyConfiguration {
 		@Bean
 		@Order(SlotwiseOrder.MULTIKEY)
 		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisMultiKeyCustomizer(MultiKeySettings settings,
-				MultiKeyExecutor executor, ObjectProvider<MultiKeyMeters> meters,
-				ObjectProvider<PipelineMeters> pipelineMeters) {
+				MultiKeyExecutor executor, ObjectProvider<MultiKeyObserver.Source> meters,
+				ObjectProvider<PipelineObserver.Source> pipelineMeters) {
 			return (factory) -> JedisMultiKeySupport
 				.customizer(settings, executor, observer(meters, SlotwiseJedisConfiguration.CLIENT),
 						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT))
@@ -100,7 +100,7 @@ class SlotwiseMultiKeyConfiguration {
 		@Bean
 		@Order(SlotwiseOrder.MULTIKEY)
 		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceMultiKeyCustomizer(MultiKeySettings settings,
-				ObjectProvider<MultiKeyMeters> meters) {
+				ObjectProvider<MultiKeyObserver.Source> meters) {
 			return (factory) -> LettuceMultiKeySupport
 				.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT))
 				.customize(factory);
@@ -108,13 +108,13 @@ class SlotwiseMultiKeyConfiguration {
 
 	}
 
-	private static PipelineObserver pipelineObserver(ObjectProvider<PipelineMeters> meters, String client) {
-		PipelineMeters available = meters.getIfAvailable();
+	private static PipelineObserver pipelineObserver(ObjectProvider<PipelineObserver.Source> meters, String client) {
+		PipelineObserver.Source available = meters.getIfAvailable();
 		return (available != null) ? available.forClient(client) : PipelineObserver.NONE;
 	}
 
-	private static MultiKeyObserver observer(ObjectProvider<MultiKeyMeters> meters, String client) {
-		MultiKeyMeters available = meters.getIfAvailable();
+	private static MultiKeyObserver observer(ObjectProvider<MultiKeyObserver.Source> meters, String client) {
+		MultiKeyObserver.Source available = meters.getIfAvailable();
 		return (available != null) ? available.forClient(client) : MultiKeyObserver.NONE;
 	}
 

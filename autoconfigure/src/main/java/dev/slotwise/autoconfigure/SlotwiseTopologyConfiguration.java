@@ -42,8 +42,8 @@ class SlotwiseTopologyConfiguration {
 
 	private static final String CONTRIBUTOR = "slotwise-topology";
 
-	private static TopologyObserver observer(ObjectProvider<TopologyMeters> observers, String client) {
-		TopologyMeters available = observers.getIfAvailable();
+	private static TopologyObserver observer(ObjectProvider<TopologyObserver.Source> observers, String client) {
+		TopologyObserver.Source available = observers.getIfAvailable();
 		return (available != null) ? available.forClient(client) : TopologyObserver.NONE;
 	}
 
@@ -59,7 +59,7 @@ class SlotwiseTopologyConfiguration {
 		@Bean
 		@Order(SlotwiseOrder.TOPOLOGY)
 		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisTopologyCustomizer(SlotwiseProperties properties,
-				ObjectProvider<TopologyMeters> observers) {
+				ObjectProvider<TopologyObserver.Source> observers) {
 			SlotwiseProperties.Topology topology = properties.getTopology();
 			return (factory) -> customize(factory, topology, observer(observers, SlotwiseJedisConfiguration.CLIENT));
 		}
@@ -89,7 +89,7 @@ class SlotwiseTopologyConfiguration {
 		@Bean
 		@Order(SlotwiseOrder.TOPOLOGY)
 		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceTopologyCustomizer(SlotwiseProperties properties,
-				ObjectProvider<TopologyMeters> observers, Environment environment) {
+				ObjectProvider<TopologyObserver.Source> observers, Environment environment) {
 			SlotwiseProperties.Topology topology = properties.getTopology();
 			// An explicit Spring Boot refresh period wins over ours.
 			Duration period = environment.containsProperty(LETTUCE_REFRESH_PERIOD) ? null

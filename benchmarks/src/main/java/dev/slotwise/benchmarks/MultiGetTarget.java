@@ -128,6 +128,13 @@ final class MultiGetTarget implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * The target's own cluster.
+	 */
+	RedisTestCluster cluster() {
+		return this.cluster;
+	}
+
 	@Override
 	public void close() {
 		try {

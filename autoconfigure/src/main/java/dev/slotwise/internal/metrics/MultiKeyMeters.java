@@ -34,7 +34,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * meters of a client are registered up front, so that a call costs an array lookup and two record operations, never
  * a registry lookup.
  */
-public final class MultiKeyMeters extends ClientMeterBinder<MultiKeyMeters.ClientObserver> {
+public final class MultiKeyMeters extends ClientMeterBinder<MultiKeyMeters.ClientObserver>
+		implements MultiKeyObserver.Source {
 
 	/** Name of the call timer. */
 	public static final String CALLS = "slotwise.multikey.calls";
@@ -51,6 +52,7 @@ public final class MultiKeyMeters extends ClientMeterBinder<MultiKeyMeters.Clien
 	 * @param client the client tag, {@code jedis} or {@code lettuce}
 	 * @return the observer, the same for every call with the same client
 	 */
+	@Override
 	public MultiKeyObserver forClient(String client) {
 		return observer(client);
 	}

@@ -30,7 +30,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * count from the start, so the refreshes a connection factory makes while it starts (before the binding) are not
  * lost: the meters read those counts.
  */
-public final class TopologyMeters extends ClientMeterBinder<TopologyMeters.ClientObserver> {
+public final class TopologyMeters extends ClientMeterBinder<TopologyMeters.ClientObserver>
+		implements TopologyObserver.Source {
 
 	/** Name of the refresh timer. */
 	public static final String REFRESHES = "slotwise.topology.refreshes";
@@ -47,6 +48,7 @@ public final class TopologyMeters extends ClientMeterBinder<TopologyMeters.Clien
 	 * @param client the client tag, {@code jedis} or {@code lettuce}
 	 * @return the observer, the same for every call with the same client
 	 */
+	@Override
 	public TopologyObserver forClient(String client) {
 		return observer(client);
 	}

@@ -17,6 +17,23 @@ public interface MultiKeyObserver {
 	};
 
 	/**
+	 * Hands out one client's observer ({@code jedis}, {@code lettuce}). The meters implement it, and the
+	 * auto-configuration asks for this type rather than theirs, so that an application without Micrometer never loads
+	 * a class that needs it.
+	 */
+	@FunctionalInterface
+	interface Source {
+
+		/**
+		 * Returns the observer of a client.
+		 * @param client the client tag
+		 * @return the observer, the same for every call with the same client
+		 */
+		MultiKeyObserver forClient(String client);
+
+	}
+
+	/**
 	 * Called when a cross-slot call ends.
 	 * @param command the command
 	 * @param keys the number of keys of the call, duplicates included

@@ -29,7 +29,8 @@ import io.micrometer.core.instrument.Timer;
  * No gauges, so no counter shares a base name with a gauge in Prometheus. Kept here rather than in the
  * {@code metrics} package until that package's owner takes it over.
  */
-public final class PipelineMeters extends ClientMeterBinder<PipelineMeters.ClientObserver> {
+public final class PipelineMeters extends ClientMeterBinder<PipelineMeters.ClientObserver>
+		implements PipelineObserver.Source {
 
 	/** Name of the pipeline timer. */
 	public static final String PIPELINES = "slotwise.pipeline.pipelines";
@@ -49,6 +50,7 @@ public final class PipelineMeters extends ClientMeterBinder<PipelineMeters.Clien
 	 * @param client the client tag, e.g. {@code jedis}
 	 * @return the observer, the same for every call with the same client
 	 */
+	@Override
 	public PipelineObserver forClient(String client) {
 		return observer(client);
 	}

@@ -25,6 +25,23 @@ public interface PipelineObserver {
 	};
 
 	/**
+	 * Hands out one client's observer ({@code jedis}, {@code lettuce}). The meters implement it, and the
+	 * auto-configuration asks for this type rather than theirs, so that an application without Micrometer never loads
+	 * a class that needs it.
+	 */
+	@FunctionalInterface
+	interface Source {
+
+		/**
+		 * Returns the observer of a client.
+		 * @param client the client tag
+		 * @return the observer, the same for every call with the same client
+		 */
+		PipelineObserver forClient(String client);
+
+	}
+
+	/**
 	 * Called when {@code closePipeline()} ends.
 	 * @param commands the number of queued commands
 	 * @param nodes the number of masters the commands went to (first attempt)

@@ -18,6 +18,23 @@ public interface TopologyObserver {
 	};
 
 	/**
+	 * Hands out one client's observer ({@code jedis}, {@code lettuce}). The meters implement it, and the
+	 * auto-configuration asks for this type rather than theirs, so that an application without Micrometer never loads
+	 * a class that needs it.
+	 */
+	@FunctionalInterface
+	interface Source {
+
+		/**
+		 * Returns the observer of a client.
+		 * @param client the client tag
+		 * @return the observer, the same for every call with the same client
+		 */
+		TopologyObserver forClient(String client);
+
+	}
+
+	/**
 	 * Called once per node asked for the topology during a refresh.
 	 * @param node the node asked, as {@code host:port}
 	 * @param success whether the node answered with a usable topology
