@@ -14,8 +14,9 @@ import redis.clients.jedis.Jedis;
  * CPU time per {@code multiGet}: how much processor a call costs the application and the servers, which latency and
  * throughput on a shared machine hide. Each system under test runs the same fixed number of calls; the JVM's process
  * CPU time (every thread: callers, I/O threads, executor, GC, JIT) and the servers' {@code used_cpu_user +
- * used_cpu_sys} ({@code INFO cpu}, summed over the target's own cluster) are read before and after. Rounds rotate the
- * order of the systems so that none always runs first, and the median round is reported with the spread.
+ * used_cpu_sys} ({@code INFO cpu}, summed over the target's own cluster) and their socket reads
+ * ({@code total_reads_processed}, how many pieces a batch reached the server in) are read before and after. Rounds
+ * rotate the order of the systems so that none always runs first, and the median round is reported with the spread.
  * <p>
  * CPU time is far less sensitive to other load on the machine than elapsed time (a descheduled thread uses none),
  * though caches and frequency still move it: compare ratios within one run.
@@ -40,6 +41,7 @@ public final class MultiGetCpu {
 		Map<String, MultiGetTarget> systems = new LinkedHashMap<>();
 		Map<String, double[]> clientPerCall = new LinkedHashMap<>();
 		Map<String, double[]> serverPerCall = new LinkedHashMap<>();
+		Map<String, double[]> readsPerCall = new LinkedHashMap<>();
 		try {
 			for (String target : targets) {
 				MultiGetTarget system = new MultiGetTarget(target, keys);
@@ -48,16 +50,20 @@ public final class MultiGetCpu {
 				run(system, Math.max(calls, 500));
 				clientPerCall.put(target, new double[rounds]);
 				serverPerCall.put(target, new double[rounds]);
+				readsPerCall.put(target, new double[rounds]);
 			}
 			for (int round = 0; round < rounds; round++) {
 				for (int i = 0; i < targets.size(); i++) {
 					String target = targets.get((round + i) % targets.size());
 					MultiGetTarget system = systems.get(target);
-					double serverBefore = serverCpuSeconds(system);
+					double serverBefore = serverInfo(system, "cpu", "used_cpu_user:", "used_cpu_sys:");
+					double readsBefore = serverInfo(system, "stats", "total_reads_processed:");
 					long before = os.getProcessCpuTime();
 					run(system, calls);
 					long after = os.getProcessCpuTime();
-					double serverAfter = serverCpuSeconds(system);
+					double serverAfter = serverInfo(system, "cpu", "used_cpu_user:", "used_cpu_sys:");
+					double readsAfter = serverInfo(system, "stats", "total_reads_processed:");
+					readsPerCall.get(target)[round] = (readsAfter - readsBefore) / calls;
 					clientPerCall.get(target)[round] = (after - before) / 1e3 / calls;
 					serverPerCall.get(target)[round] = (serverAfter - serverBefore) * 1e6 / calls;
 				}
@@ -73,14 +79,15 @@ public final class MultiGetCpu {
 				"%nCPU per multiGet(%d) of random cross-slot keys, %d calls per round, median of %d rounds (min-max)%n%n",
 				keys, calls, rounds);
 		System.out.println("| system | application CPU µs per call | per key | ÷ " + baseline
-				+ " | servers' CPU µs per call |");
-		System.out.println("|---|---|---|---|---|");
+				+ " | servers' CPU µs per call | socket reads per call, all servers |");
+		System.out.println("|---|---|---|---|---|---|");
 		for (String target : targets) {
 			double[] client = clientPerCall.get(target);
 			double[] server = serverPerCall.get(target);
-			System.out.printf(Locale.ROOT, "| %s | %.0f (%.0f-%.0f) | %.2f | %.2f× | %.0f (%.0f-%.0f) |%n", target,
-					median(client), min(client), max(client), median(client) / keys, median(client) / baselineClient,
-					median(server), min(server), max(server));
+			System.out.printf(Locale.ROOT, "| %s | %.0f (%.0f-%.0f) | %.2f | %.2f× | %.0f (%.0f-%.0f) | %.1f |%n",
+					target, median(client), min(client), max(client), median(client) / keys,
+					median(client) / baselineClient, median(server), min(server), max(server),
+					median(readsPerCall.get(target)));
 		}
 	}
 
@@ -94,15 +101,18 @@ public final class MultiGetCpu {
 	}
 
 	/**
-	 * The CPU seconds the target's own cluster has used so far, every node.
+	 * Sums {@code INFO} fields over every node of the target's own cluster (the admin connection's own reads are
+	 * counted too: a few per node, the same for every target).
 	 */
-	private static double serverCpuSeconds(MultiGetTarget system) {
+	private static double serverInfo(MultiGetTarget system, String section, String... fields) {
 		double total = 0;
 		for (RedisNode node : system.cluster().nodes()) {
-			String info = system.cluster().withAdmin(node, (Jedis jedis) -> jedis.info("cpu"));
+			String info = system.cluster().withAdmin(node, (Jedis jedis) -> jedis.info(section));
 			for (String line : info.lines().toList()) {
-				if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
-					total += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+				for (String field : fields) {
+					if (line.startsWith(field)) {
+						total += Double.parseDouble(line.substring(field.length()).trim());
+					}
 				}
 			}
 		}
