@@ -180,7 +180,7 @@ final class MultiKeyCall<R> {
 		this.inFlight.add(batch);
 		CompletableFuture<List<Object>> future;
 		try {
-			future = this.transport.send(node, requests, this.settings.maxCommandsPerPipeline());
+			future = this.transport.send(node, requests, this.settings.maxCommandsPerPipeline(), this.deadline);
 		}
 		catch (RuntimeException ex) {
 			future = CompletableFuture.failedFuture(ex);
