@@ -171,6 +171,10 @@ final class MultiKeyCall<R> {
 	}
 
 	private void send(NodeAddress node, List<SlotCommand> commands) {
+		if (isOver()) {
+			// Failed or timed out while earlier batches of this round were being submitted: send nothing more.
+			return;
+		}
 		List<Request> requests = new ArrayList<>(commands.size());
 		for (SlotCommand command : commands) {
 			requests.add(new Request(command.command(), args(command.positions()), command.asking()));

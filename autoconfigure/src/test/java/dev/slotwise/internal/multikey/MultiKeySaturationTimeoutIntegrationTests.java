@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -21,10 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code slotwise.multikey.timeout} bounds a caller's wait over Jedis whatever the load: with the executor squeezed
  * to one thread and a queue of one, and one master paused far longer than the timeout, no caller runs a node batch
  * itself (where the paused node would hold it until the pause or the socket timeout ends) and none waits for the
- * pool without bound.
+ * pool without bound. Lettuce, which needs no executor, runs the same load as the baseline.
  */
 @WithRedisCluster
-class JedisSaturationTimeoutIntegrationTests {
+class MultiKeySaturationTimeoutIntegrationTests {
 
 	private static final int CALLERS = 16;
 
@@ -35,14 +36,16 @@ class JedisSaturationTimeoutIntegrationTests {
 	/** The promised bound is 400 ms; the margin absorbs a busy 2-core machine, far below the 4 s pause. */
 	private static final long BOUND_MILLIS = 2000;
 
-	@Test
-	void everyCallerEndsWithinTheTimeoutWhileTheExecutorIsSaturatedAndAMasterStalls(RedisTestCluster cluster)
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void everyCallerEndsWithinTheTimeoutWhileTheExecutorIsSaturatedAndAMasterStalls(String client,
+			RedisTestCluster cluster)
 			throws Exception {
 		List<String> keys = new ArrayList<>();
 		for (int i = 0; i < 60; i++) {
 			keys.add("sat:" + i);
 		}
-		MultiKeyTestSupport.runner("jedis", cluster)
+		MultiKeyTestSupport.runner(client, cluster)
 			.withPropertyValues("spring.data.redis.timeout=10s", "slotwise.multikey.timeout=400ms",
 					"slotwise.multikey.jedis-executor.threads=1", "slotwise.multikey.jedis-executor.queue-capacity=1")
 			.run((context) -> {
@@ -86,8 +89,8 @@ class JedisSaturationTimeoutIntegrationTests {
 				awaitUnpaused(cluster, paused);
 				long worst = waits.stream().mapToLong(Long::longValue).max().orElse(0);
 				long over = waits.stream().filter((wait) -> wait > TimeUnit.MILLISECONDS.toNanos(BOUND_MILLIS)).count();
-				System.out.printf("saturation: %d calls, %d MultiKeyException, worst caller wait %d ms, %d over %d ms,"
-						+ " all callers done %d ms after the pause began; first failure: %s%n", waits.size(),
+				System.out.printf("saturation (%s): %d calls, %d MultiKeyException, worst caller wait %d ms, %d over %d ms,"
+						+ " all callers done %d ms after the pause began; first failure: %s%n", client, waits.size(),
 						failures.size(), TimeUnit.NANOSECONDS.toMillis(worst), over, BOUND_MILLIS, callersMillis,
 						failures.isEmpty() ? "-" : failures.peek().getMessage());
 				assertThat(allDone).as("callers finished").isTrue();
