@@ -57,10 +57,12 @@ class JedisCloseUnderLoadIntegrationTests {
 					Thread caller = new Thread(() -> {
 						try {
 							while (true) {
+								long start = System.nanoTime();
 								try {
 									template.opsForValue().multiGet(keys);
 									calls.incrementAndGet();
-									if (System.nanoTime() - closeReturnedAt.get() > 0) {
+									// A call in flight during close() may still succeed; one begun after it may not.
+									if (start - closeReturnedAt.get() > 0) {
 										successesAfterClose.add(Thread.currentThread().getName());
 									}
 								}
@@ -103,7 +105,7 @@ class JedisCloseUnderLoadIntegrationTests {
 				released, successesAfterClose.size(), failures.stream().map(JedisCloseUnderLoadIntegrationTests::describe)
 					.distinct().toList());
 		assertThat(allEnded).as("callers ended within 5 s of close()").isTrue();
-		assertThat(successesAfterClose).as("calls that succeeded after close() returned").isEmpty();
+		assertThat(successesAfterClose).as("calls begun after close() returned that succeeded").isEmpty();
 		assertThat(failures).hasSize(CALLERS)
 			.allSatisfy((failure) -> assertThat(failure.getMessage()).as("a clear exception")
 				.containsAnyOf("STOPPING", "STOPPED", "DESTROYED", "destroyed", "closed", "shut down"));
