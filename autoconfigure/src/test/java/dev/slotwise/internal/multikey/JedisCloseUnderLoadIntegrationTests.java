@@ -12,12 +12,14 @@ import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Closing the application context while 8 threads call cross-slot {@code multiGet} over Jedis, three times: after
+ * Closing the application context while 8 threads call cross-slot {@code multiGet} over Jedis (4 through the
+ * template, 4 on a connection they hold across the close), three times: after
  * {@code close()} no call succeeds, every caller ends within the timeout with a clear exception, and the
  * application's connections on every node (replicas included) are back to none within seconds and stay so, even with
  * a fast evictor and {@code min-idle} that would refill any pool re-created on the closed client.
@@ -53,27 +55,28 @@ class JedisCloseUnderLoadIntegrationTests {
 					"slotwise.topology.cache-ttl=1ms", "slotwise.topology.min-refresh-interval=1ms")
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+				byte[][] rawKeys = keys.stream().map(String::getBytes).toArray(byte[][]::new);
 				for (int i = 0; i < CALLERS; i++) {
+					// Half the callers take a connection per call (as templates do); the other half hold one
+					// connection across the close (a long callback), so their calls reach the engine after close().
+					boolean holding = i % 2 == 1;
+					Runnable loop = () -> callUntilClosed(() -> template.opsForValue().multiGet(keys), closedAt,
+							closeReturnedAt, calls, successesAfterClose, failures);
 					Thread caller = new Thread(() -> {
 						try {
-							while (true) {
-								long start = System.nanoTime();
-								try {
-									template.opsForValue().multiGet(keys);
-									calls.incrementAndGet();
-									// A call in flight during close() may still succeed; one begun after it may not.
-									if (start - closeReturnedAt.get() > 0) {
-										successesAfterClose.add(Thread.currentThread().getName());
-									}
-								}
-								catch (RuntimeException ex) {
-									if (System.nanoTime() - closedAt.get() >= 0) {
-										failures.add(ex);
-										return;
-									}
-									throw ex;
-								}
+							if (holding) {
+								template.execute((RedisCallback<Void>) (connection) -> {
+									callUntilClosed(() -> connection.stringCommands().mGet(rawKeys), closedAt,
+											closeReturnedAt, calls, successesAfterClose, failures);
+									return null;
+								});
 							}
+							else {
+								loop.run();
+							}
+						}
+						catch (RuntimeException ex) {
+							// Releasing the held connection after close() may fail too; the call's own failure counts.
 						}
 						finally {
 							finished.countDown();
@@ -111,6 +114,29 @@ class JedisCloseUnderLoadIntegrationTests {
 				.containsAnyOf("STOPPING", "STOPPED", "DESTROYED", "destroyed", "closed", "shut down"));
 		assertThat(released).as("application connections back to none within 5 s: %s", connections(cluster)).isTrue();
 		assertThat(leaked).as("application connections re-opened after close").isZero();
+	}
+
+	private static void callUntilClosed(Runnable call, AtomicLong closedAt, AtomicLong closeReturnedAt,
+			AtomicLong calls, ConcurrentLinkedQueue<String> successesAfterClose,
+			ConcurrentLinkedQueue<Throwable> failures) {
+		while (true) {
+			long start = System.nanoTime();
+			try {
+				call.run();
+				calls.incrementAndGet();
+				// A call in flight during close() may still succeed; one begun after it may not.
+				if (start - closeReturnedAt.get() > 0) {
+					successesAfterClose.add(Thread.currentThread().getName());
+				}
+			}
+			catch (RuntimeException ex) {
+				if (System.nanoTime() - closedAt.get() >= 0) {
+					failures.add(ex);
+					return;
+				}
+				throw ex;
+			}
+		}
 	}
 
 	private static String describe(Throwable failure) {
