@@ -38,14 +38,14 @@ final class JedisNodeTransport implements NodeTransport {
 	/** Jedis's command for each of ours, resolved once. */
 	private static final Map<MultiKeyCommand, Protocol.Command> PROTOCOL_COMMANDS = protocolCommands();
 
+	/** Far enough never to come, near enough not to overflow {@link System#nanoTime()} arithmetic. */
+	private static final long NO_DEADLINE = Long.MAX_VALUE / 4;
+
 	private final RedisClusterClient client;
 
 	private final ClusterTopologyProvider topologyProvider;
 
 	private final Executor executor;
-
-	/** Far enough never to come, near enough not to overflow {@link System#nanoTime()} arithmetic. */
-	private static final long NO_DEADLINE = Long.MAX_VALUE / 4;
 
 	private volatile @Nullable Routing routing;
 
