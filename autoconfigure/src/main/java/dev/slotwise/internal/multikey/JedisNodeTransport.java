@@ -38,6 +38,9 @@ final class JedisNodeTransport implements NodeTransport {
 	/** Jedis's command for each of ours, resolved once. */
 	private static final Map<MultiKeyCommand, Protocol.Command> PROTOCOL_COMMANDS = protocolCommands();
 
+	/** Far enough never to come, near enough not to overflow {@link System#nanoTime()} arithmetic. */
+	private static final long NO_DEADLINE = Long.MAX_VALUE / 4;
+
 	private final RedisClusterClient client;
 
 	private final ClusterTopologyProvider topologyProvider;
@@ -94,13 +97,37 @@ final class JedisNodeTransport implements NodeTransport {
 
 	@Override
 	public CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush) {
-		return CompletableFuture.supplyAsync(() -> sendNow(node, requests, maxPerFlush), this.executor);
+		return send(node, requests, maxPerFlush, System.nanoTime() + NO_DEADLINE);
 	}
 
-	private List<Object> sendNow(NodeAddress node, List<Request> requests, int maxPerFlush) {
+	/**
+	 * Runs the batch on the executor. The returned future is the batch's own: its cancellation (the call failed or
+	 * timed out) stops the batch at its next window, and a batch still queued at that point never starts.
+	 */
+	@Override
+	public CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush,
+			long deadline) {
+		CompletableFuture<List<Object>> batch = new CompletableFuture<>();
+		this.executor.execute(MultiKeyExecutor.bounded(() -> {
+			try {
+				batch.complete(sendNow(node, requests, maxPerFlush, new JedisBatchGuard(node, batch, deadline)));
+			}
+			catch (RuntimeException | Error ex) {
+				batch.completeExceptionally(ex);
+			}
+		}, deadline));
+		return batch;
+	}
+
+	private List<Object> sendNow(NodeAddress node, List<Request> requests, int maxPerFlush, JedisBatchGuard guard) {
 		List<Object> replies = new ArrayList<>(requests.size());
-		try (Connection connection = pool(node, requests).getResource()) {
+		guard.check();
+		try (Connection connection = guard.borrow(pool(node, requests));
+				JedisBatchGuard.ReadTimeout reads = guard.readTimeout(connection)) {
 			for (List<Request> window : Chunks.of(requests, maxPerFlush)) {
+				// A window boundary: what a failed or late call has not written yet, it must not write.
+				guard.check();
+				reads.bound();
 				int sent = 0;
 				for (Request request : window) {
 					if (request.asking()) {

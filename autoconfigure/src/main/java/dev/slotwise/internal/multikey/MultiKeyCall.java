@@ -171,6 +171,10 @@ final class MultiKeyCall<R> {
 	}
 
 	private void send(NodeAddress node, List<SlotCommand> commands) {
+		if (isOver()) {
+			// Failed or timed out while earlier batches of this round were being submitted: send nothing more.
+			return;
+		}
 		List<Request> requests = new ArrayList<>(commands.size());
 		for (SlotCommand command : commands) {
 			requests.add(new Request(command.command(), args(command.positions()), command.asking()));
@@ -180,7 +184,7 @@ final class MultiKeyCall<R> {
 		this.inFlight.add(batch);
 		CompletableFuture<List<Object>> future;
 		try {
-			future = this.transport.send(node, requests, this.settings.maxCommandsPerPipeline());
+			future = this.transport.send(node, requests, this.settings.maxCommandsPerPipeline(), this.deadline);
 		}
 		catch (RuntimeException ex) {
 			future = CompletableFuture.failedFuture(ex);

@@ -14,9 +14,13 @@ import java.util.concurrent.atomic.LongAdder;
  * The bounded pool of named daemon threads on which per-node batches run (used by the Jedis engine; Lettuce's I/O
  * is asynchronous and needs no threads of its own).
  * <p>
- * When every thread is busy and the queue is full, the batch runs on the submitting thread: callers slow down
- * instead of failing or waiting without bound. Deliberately not a {@link Executor}, so that it never stands in for
- * the application's own task executor.
+ * When every thread is busy and the queue is full, a multi-key node batch ({@link #bounded(Runnable, long)}) makes
+ * its caller wait for room in the queue until the call's deadline, then fails with a
+ * {@link RejectedExecutionException} naming the saturation: it never runs on the caller, where a stalled node would
+ * hold the caller past {@code slotwise.multikey.timeout} (up to the socket timeout). Other work (pipeline node
+ * groups, which have no call deadline) runs on the submitting thread instead. Either way callers slow down rather
+ * than queue without bound. Deliberately not a {@link Executor}, so that it never stands in for the application's
+ * own task executor.
  */
 public final class MultiKeyExecutor implements AutoCloseable {
 
@@ -56,8 +60,14 @@ public final class MultiKeyExecutor implements AutoCloseable {
 		};
 		LongAdder callerRuns = new LongAdder();
 		ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-				new ArrayBlockingQueue<>(queueCapacity), factory,
-				(batch, executor) -> runOnCaller(batch, executor, callerRuns));
+				new ArrayBlockingQueue<>(queueCapacity), factory, (batch, executor) -> {
+					if (batch instanceof Bounded bounded) {
+						waitForRoom(bounded, executor);
+					}
+					else {
+						runOnCaller(batch, executor, callerRuns);
+					}
+				});
 		pool.allowCoreThreadTimeOut(true);
 		return new MultiKeyExecutor(pool, awaitTermination, callerRuns);
 	}
@@ -69,6 +79,47 @@ public final class MultiKeyExecutor implements AutoCloseable {
 		}
 		callerRuns.increment();
 		batch.run();
+	}
+
+	/**
+	 * Waits for room in the queue until the batch's deadline. Never runs the batch on the caller: a batch may stall
+	 * on its node for the socket timeout, far beyond the call's deadline.
+	 */
+	private static void waitForRoom(Bounded batch, ThreadPoolExecutor pool) {
+		if (pool.isShutdown()) {
+			throw new RejectedExecutionException("The Slotwise multi-key executor is shut down");
+		}
+		long left = batch.deadline - System.nanoTime();
+		boolean queued;
+		try {
+			queued = left > 0 && pool.getQueue().offer(batch, left, TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RejectedExecutionException("Interrupted while waiting for a free Slotwise multi-key thread");
+		}
+		if (!queued) {
+			throw new RejectedExecutionException("The Slotwise multi-key executor is saturated: all "
+					+ pool.getMaximumPoolSize() + " threads busy and " + pool.getQueue().size()
+					+ " batches queued until the call's deadline (slotwise.multikey.timeout); raise "
+					+ "slotwise.multikey.jedis-executor.threads or queue-capacity, or lower the callers' concurrency");
+		}
+		// Queued behind the executor's back: make sure a thread takes it, and take it back if shutdown came first.
+		if (pool.isShutdown() && pool.remove(batch)) {
+			throw new RejectedExecutionException("The Slotwise multi-key executor is shut down");
+		}
+		pool.prestartCoreThread();
+	}
+
+	/**
+	 * Marks a node batch of a call with its deadline: when the executor is saturated, its submitter waits for room
+	 * until then instead of running it.
+	 * @param batch the batch
+	 * @param deadline the {@link System#nanoTime()} by which the call must end
+	 * @return the batch to submit
+	 */
+	static Runnable bounded(Runnable batch, long deadline) {
+		return new Bounded(batch, deadline);
 	}
 
 	Executor executor() {
@@ -109,7 +160,8 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	}
 
 	/**
-	 * Returns how many batches ran on the submitting thread because every thread was busy and the queue full.
+	 * Returns how many batches ran on the submitting thread because every thread was busy and the queue full (only
+	 * pipeline node groups do; multi-key node batches wait for room instead).
 	 * @return the number of batches run on the caller because of saturation, since creation
 	 */
 	public long callerRuns() {
@@ -122,6 +174,15 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	 */
 	public boolean isShutdown() {
 		return this.pool.isShutdown();
+	}
+
+	private record Bounded(Runnable batch, long deadline) implements Runnable {
+
+		@Override
+		public void run() {
+			this.batch.run();
+		}
+
 	}
 
 	/**

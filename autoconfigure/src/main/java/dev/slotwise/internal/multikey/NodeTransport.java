@@ -32,6 +32,21 @@ interface NodeTransport {
 	CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush);
 
 	/**
+	 * Like {@link #send(NodeAddress, List, int)}, for a call that must end by a deadline: a transport that holds a
+	 * thread per batch (Jedis) neither waits for a connection nor starts a window past it. The default ignores the
+	 * deadline, for transports whose caller is never held by a batch (Lettuce; the call's own timer ends it).
+	 * @param node the node
+	 * @param requests the commands, in order
+	 * @param maxPerFlush the cap on commands per flush
+	 * @param deadline the {@link System#nanoTime()} by which the call must end
+	 * @return as {@link #send(NodeAddress, List, int)}
+	 */
+	default CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush,
+			long deadline) {
+		return send(node, requests, maxPerFlush);
+	}
+
+	/**
 	 * Tells the topology source that slots moved ({@code MOVED}) or a node failed, so the next lookup refreshes.
 	 */
 	void invalidateTopology();

@@ -183,7 +183,13 @@ final class NodeReplay {
 
 	private static ConnectionPool pool(RedisClusterClient client, NodeAddress node, byte[] key) {
 		String name = node.toString();
-		ConnectionPool pool = client.getClusterNodes().get(name);
+		Map<String, ConnectionPool> pools = client.getClusterNodes();
+		if (pools.isEmpty()) {
+			// None left means the client was closed: renewing its slot cache would re-create its pools (as in
+			// JedisNodeTransport).
+			throw new DataAccessResourceFailureException("The Jedis cluster client is closed");
+		}
+		ConnectionPool pool = pools.get(name);
 		if (pool == null) {
 			// A master Jedis has not seen yet (a redirect target): a keyed command through the client follows the
 			// redirect and makes Jedis renew its slot cache, which creates the node's pool (as JedisNodeTransport).

@@ -237,6 +237,9 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 	private Snapshot fetch() {
 		long generationAtStart = this.generation.get();
 		Map<String, ConnectionPool> pools = this.nodes.get();
+		if (pools.isEmpty()) {
+			throw closedClient();
+		}
 		Map<String, RedisClusterNode> known = knownNodes(this.cached);
 		List<String> order = RefreshOrder.shuffled(pools.keySet(), (address) -> tier(known.get(address)));
 		Map<String, Exception> errors = new LinkedHashMap<>();
@@ -279,6 +282,17 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		ClusterStateFailureException failure = new ClusterStateFailureException(message.toString());
 		errors.values().forEach(failure::addSuppressed);
 		throw failure;
+	}
+
+	/**
+	 * An open Jedis client always holds the pools of the nodes it found at start-up, so none means it was closed (the
+	 * application context is closing while a call is in flight). Renewing its slot cache from the seed nodes now would
+	 * re-create every node's pool on the closed client: nothing would close them again, their evictor would keep
+	 * {@code min-idle} connections open on every node, and calls would succeed after close.
+	 */
+	private static ClusterStateFailureException closedClient() {
+		return new ClusterStateFailureException(
+				"The Jedis cluster client is closed: its topology is not refreshed (the connection factory stopped)");
 	}
 
 	/**
