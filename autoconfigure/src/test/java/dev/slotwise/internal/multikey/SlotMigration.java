@@ -52,7 +52,9 @@ record SlotMigration(RedisTestCluster cluster, int slot, RedisNode source, Redis
 	 */
 	void moveKeys(List<String> keys) {
 		List<String> args = new ArrayList<>(List.of(this.target.host(), String.valueOf(this.target.port()), "", "0",
-				"5000", "KEYS"));
+				"5000"));
+		args.addAll(this.cluster.security().migrateAuthentication());
+		args.add("KEYS");
 		args.addAll(keys);
 		this.cluster.withAdmin(this.source,
 				(jedis) -> jedis.sendCommand(Protocol.Command.MIGRATE, args.toArray(new String[0])));
