@@ -65,6 +65,7 @@ class AskingRefusedIntegrationTests {
 					finally {
 						migration.moveAllKeys(0);
 						migration.finish();
+						migration.moveBack();
 					}
 				});
 		}

@@ -60,6 +60,7 @@ class MigratingHashKeyIntegrationTests {
 			finally {
 				migration.moveAllKeys(0);
 				migration.finish();
+				migration.moveBack();
 			}
 		});
 	}

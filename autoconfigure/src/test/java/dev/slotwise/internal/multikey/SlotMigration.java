@@ -101,6 +101,21 @@ record SlotMigration(RedisTestCluster cluster, int slot, RedisNode source, Redis
 		this.cluster.withAdmin(this.source, (jedis) -> jedis.clusterSetSlotNode(this.slot, targetId));
 	}
 
+	/**
+	 * Moves the slot back to the source with its keys, for tests on a shared cluster, which later tests expect in its
+	 * original shape. Call after {@link #finish()}.
+	 * @throws InterruptedException when interrupted while moving keys
+	 */
+	void moveBack() throws InterruptedException {
+		SlotMigration back = new SlotMigration(this.cluster, this.slot, this.target, this.source);
+		back.begin();
+		back.moveAllKeys(0);
+		back.finish();
+		if (!this.cluster.masterServingSlot(this.slot).equals(this.source)) {
+			throw new IllegalStateException("Slot " + this.slot + " did not move back to " + this.source);
+		}
+	}
+
 	private String id(RedisNode node) {
 		return this.cluster.withAdmin(node, Jedis::clusterMyId);
 	}
