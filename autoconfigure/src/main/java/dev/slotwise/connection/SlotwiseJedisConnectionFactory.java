@@ -1,5 +1,7 @@
 package dev.slotwise.connection;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -9,6 +11,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
 
 import org.springframework.core.task.AsyncTaskExecutor;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -203,9 +207,36 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 
 	@Override
 	protected RedisClusterClient createRedisClusterClient(RedisClusterConfiguration configuration) {
-		RedisClusterClient client = super.createRedisClusterClient(configuration);
+		RedisClusterClient client;
+		try {
+			client = super.createRedisClusterClient(configuration);
+		}
+		catch (JedisClusterOperationException ex) {
+			throw namingRefusals(ex);
+		}
 		this.clusterClient = client;
 		return client;
+	}
+
+	/**
+	 * Jedis reports seed nodes that all refused the credentials as "Could not initialize cluster slots cache." and
+	 * keeps the refusals ({@code WRONGPASS}, {@code NOAUTH}, {@code NOPERM}) only as suppressed exceptions, which
+	 * start-up failure reports do not show: name them in the message.
+	 */
+	private static JedisClusterOperationException namingRefusals(JedisClusterOperationException ex) {
+		List<String> refusals = Arrays.stream(ex.getSuppressed())
+			.filter((suppressed) -> suppressed instanceof JedisAccessControlException
+					|| String.valueOf(suppressed.getMessage()).startsWith("NOAUTH"))
+			.map((suppressed) -> String.valueOf(suppressed.getMessage()))
+			.distinct()
+			.toList();
+		if (refusals.isEmpty()) {
+			return ex;
+		}
+		JedisClusterOperationException named = new JedisClusterOperationException(ex.getMessage()
+				+ " Authentication failed: the seed nodes refused the credentials (" + String.join("; ", refusals)
+				+ "); check spring.data.redis.username and spring.data.redis.password.", ex);
+		return named;
 	}
 
 	@Override

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
 import dev.slotwise.internal.routing.Chunks;
@@ -100,13 +101,21 @@ final class LettuceNodeTransport implements NodeTransport {
 				for (List<Request> window : Chunks.of(requests, maxPerFlush)) {
 					List<RedisCommand<byte[], byte[], ?>> batch = new ArrayList<>(window.size() * 2);
 					for (Request request : window) {
+						AtomicReference<@Nullable String> refusal = null;
 						if (request.asking()) {
-							batch.add(new AsyncCommand<>(new Command<>(CommandType.ASKING, new StatusOutput<>(CODEC))));
+							refusal = askingFor(batch);
 						}
+						AtomicReference<@Nullable String> askingRefused = refusal;
 						AsyncCommand<byte[], byte[], ?> command = command(request);
 						int position = index++;
 						command.whenComplete((value, error) -> {
-							if (error == null) {
+							String refused = (askingRefused != null) ? askingRefused.get() : null;
+							if (refused != null) {
+								// ASKING refused (NOPERM for a user without it): the command then met only the
+								// MOVED back to the migrating node, so the refusal is its reply, as over Jedis.
+								values[position] = new ErrorReply(refused);
+							}
+							else if (error == null) {
 								values[position] = value;
 							}
 							else if (error instanceof RedisCommandExecutionException) {
@@ -148,6 +157,25 @@ final class LettuceNodeTransport implements NodeTransport {
 			}
 		});
 		return result;
+	}
+
+	/**
+	 * Adds an {@code ASKING} to a batch and returns where its error reply lands. Replies on one connection arrive in
+	 * order, so the {@code ASKING}'s error is recorded before the reply of the command it precedes completes.
+	 * @param batch the batch the command for which {@code ASKING} is sent follows in
+	 * @return the server's error line for the {@code ASKING}, {@code null} while none came
+	 */
+	private static AtomicReference<@Nullable String> askingFor(List<RedisCommand<byte[], byte[], ?>> batch) {
+		AtomicReference<@Nullable String> refusal = new AtomicReference<>();
+		AsyncCommand<byte[], byte[], String> asking = new AsyncCommand<>(
+				new Command<>(CommandType.ASKING, new StatusOutput<>(CODEC)));
+		asking.whenComplete((ok, error) -> {
+			if (error instanceof RedisCommandExecutionException) {
+				refusal.set(String.valueOf(error.getMessage()));
+			}
+		});
+		batch.add(asking);
+		return refusal;
 	}
 
 	/**

@@ -52,7 +52,9 @@ record SlotMigration(RedisTestCluster cluster, int slot, RedisNode source, Redis
 	 */
 	void moveKeys(List<String> keys) {
 		List<String> args = new ArrayList<>(List.of(this.target.host(), String.valueOf(this.target.port()), "", "0",
-				"5000", "KEYS"));
+				"5000"));
+		args.addAll(this.cluster.security().migrateAuthentication());
+		args.add("KEYS");
 		args.addAll(keys);
 		this.cluster.withAdmin(this.source,
 				(jedis) -> jedis.sendCommand(Protocol.Command.MIGRATE, args.toArray(new String[0])));
@@ -97,6 +99,21 @@ record SlotMigration(RedisTestCluster cluster, int slot, RedisNode source, Redis
 	void giveAwayOnSourceOnly() {
 		String targetId = id(this.target);
 		this.cluster.withAdmin(this.source, (jedis) -> jedis.clusterSetSlotNode(this.slot, targetId));
+	}
+
+	/**
+	 * Moves the slot back to the source with its keys, for tests on a shared cluster, which later tests expect in its
+	 * original shape. Call after {@link #finish()}.
+	 * @throws InterruptedException when interrupted while moving keys
+	 */
+	void moveBack() throws InterruptedException {
+		SlotMigration back = new SlotMigration(this.cluster, this.slot, this.target, this.source);
+		back.begin();
+		back.moveAllKeys(0);
+		back.finish();
+		if (!this.cluster.masterServingSlot(this.slot).equals(this.source)) {
+			throw new IllegalStateException("Slot " + this.slot + " did not move back to " + this.source);
+		}
 	}
 
 	private String id(RedisNode node) {

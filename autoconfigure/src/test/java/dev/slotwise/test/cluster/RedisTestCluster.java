@@ -66,6 +66,9 @@ public final class RedisTestCluster implements AutoCloseable {
 	/** The IP every node announces ({@code cluster-announce-ip}), or {@code null} when they announce none. */
 	private volatile String announcedIp;
 
+	/** How the nodes admit clients; the admin connections follow it. */
+	private volatile ClusterSecurity security = ClusterSecurity.NONE;
+
 	private RedisTestCluster(ClusterShape shape, NodeLauncher launcher, List<RedisNode> nodes) {
 		this.shape = shape;
 		this.launcher = launcher;
@@ -201,16 +204,46 @@ public final class RedisTestCluster implements AutoCloseable {
 		awaitHealthy();
 	}
 
+	/**
+	 * Starts and forms a cluster whose nodes admit clients only as the given mode says: with the default user's
+	 * password, as an ACL user (default user off), or over TLS only. The test kit's admin connections follow the
+	 * mode; {@link #nodes()} address the nodes at 127.0.0.1 on their client port (the TLS port in TLS mode). Not
+	 * shared: the caller closes it.
+	 * @param shape the number of masters and replicas
+	 * @param security how the nodes admit clients
+	 * @return the running cluster, healthy
+	 */
+	public static RedisTestCluster startSecured(ClusterShape shape, ClusterSecurity security) {
+		String executable = LocalProcessLauncher.findExecutable()
+			.orElseThrow(() -> new IllegalStateException("Secured clusters need a local redis-server"));
+		return start(shape, new LocalProcessLauncher(executable, security::serverArguments), "127.0.0.1", null,
+				security);
+	}
+
+	/**
+	 * Returns how the nodes admit clients.
+	 * @return the mode the cluster was started with
+	 */
+	public ClusterSecurity security() {
+		return this.security;
+	}
+
 	static RedisTestCluster start(ClusterShape shape, NodeLauncher launcher) {
 		return start(shape, launcher, "127.0.0.1", null);
 	}
 
 	private static RedisTestCluster start(ClusterShape shape, NodeLauncher launcher, String host,
 			String announcedIp) {
+		return start(shape, launcher, host, announcedIp, ClusterSecurity.NONE);
+	}
+
+	private static RedisTestCluster start(ClusterShape shape, NodeLauncher launcher, String host,
+			String announcedIp, ClusterSecurity security) {
 		List<Integer> ports = freePorts(shape.size());
 		RedisTestCluster cluster = new RedisTestCluster(shape, launcher,
 				ports.stream().map((port) -> new RedisNode(host, port)).toList());
 		cluster.announcedIp = announcedIp;
+		cluster.security = security;
 		try {
 			launcher.start(ports);
 			cluster.form();
@@ -449,7 +482,8 @@ public final class RedisTestCluster implements AutoCloseable {
 		Jedis jedis;
 		synchronized (this.admins) {
 			jedis = this.admins.computeIfAbsent(node, (n) -> new Jedis(new HostAndPort(n.host(), n.port()),
-					DefaultJedisClientConfig.builder().clientName(ADMIN_CLIENT_NAME).timeoutMillis(5000).build()));
+					this.security.admin(DefaultJedisClientConfig.builder().clientName(ADMIN_CLIENT_NAME).timeoutMillis(5000))
+						.build()));
 		}
 		synchronized (jedis) {
 			try {
