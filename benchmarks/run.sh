@@ -51,6 +51,11 @@ mkdir -p "$out/logs"
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date +%s)
 
+# The code measured: the commit the jar is built from, and whether tracked files differed from it.
+commit=$(git rev-parse HEAD)
+dirty=false
+[[ -z $(git status --porcelain --untracked-files=no) ]] || dirty=true
+
 offline=()
 if ./mvnw -B -o -q -pl benchmarks -am validate >/dev/null 2>&1; then offline=(-o); fi
 echo "Building benchmarks.jar ..."
@@ -82,7 +87,8 @@ jmh() {
 		-jvmArgsAppend "-Dslotwise.results=$out" "$@" "${jmh_extra[@]}" 2>&1 | tee "$out/logs/$name.log" | progress "$name"
 }
 
-quick=(-f 1 -wi 1 -w 1s -i 3 -r 1s)
+# Five measured iterations: with three, the 95% interval (Student t, 2 degrees of freedom) is too wide to gate.
+quick=(-f 1 -wi 1 -w 1s -i 5 -r 1s)
 for family in "${families[@]}"; do
 	[[ $mode == profile ]] && break
 	case "$mode:$family" in
@@ -136,9 +142,6 @@ if [[ $mode == profile ]]; then
 fi
 
 # The machine, for whoever compares this run with another.
-commit=$(git rev-parse HEAD)
-dirty=false
-[[ -z $(git status --porcelain --untracked-files=no) ]] || dirty=true
 json() { printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' | tr -d '\n'; }
 os_name=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-unknown}")
 cat >"$out/machine.json" <<EOF

@@ -52,8 +52,15 @@ final class Charts {
 			Path file = folder.resolve(family.getKey() + ".png");
 			boolean latencyByKeys = rows.get(0).className().equals("MultiGetLatencyBenchmark")
 					&& rows.stream().map((r) -> r.params().get("keys")).distinct().count() > 1;
-			save(latencyByKeys ? latencyChart(family.getKey(), rows) : barChart(family.getKey(), rows), file);
-			written.add(file);
+			try {
+				save(latencyByKeys ? latencyChart(family.getKey(), rows) : barChart(family.getKey(), rows), file);
+				written.add(file);
+			}
+			catch (RuntimeException ex) {
+				// A chart is a convenience: the summary and the JSON stand without it.
+				Files.deleteIfExists(file);
+				System.err.println("No chart for " + family.getKey() + ": " + ex.getMessage());
+			}
 		}
 		return written;
 	}
@@ -100,9 +107,12 @@ final class Charts {
 		chart.getStyler().setXAxisLabelRotation(15);
 		double min = rows.stream().mapToDouble(Row::value).min().orElse(1);
 		double max = rows.stream().mapToDouble(Row::value).max().orElse(1);
-		if (max / min > 50) {
-			// Topology lookups span four orders of magnitude between providers.
-			chart.getStyler().setYAxisLogarithmic(true);
+		// Topology lookups span four orders of magnitude between providers: a log axis, without error bars (XChart
+		// refuses bars whose interval reaches zero on a log axis).
+		boolean logarithmic = max / min > 50;
+		chart.getStyler().setYAxisLogarithmic(logarithmic);
+		if (logarithmic) {
+			chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(min))));
 		}
 		List<String> categories = rows.stream().map((r) -> r.params().getOrDefault(categoryParam, r.shortName()))
 			.distinct().toList();
@@ -125,7 +135,12 @@ final class Charts {
 				double error = (row == null) ? 0 : Estimate.speedOf(row).relativeHalfWidth() * row.value();
 				errors.add(Double.isFinite(error) ? Math.min(error, row.value() * 0.99) : 0.0);
 			}
-			chart.addSeries(series.getKey(), categories, values, errors);
+			if (logarithmic) {
+				chart.addSeries(series.getKey(), categories, values);
+			}
+			else {
+				chart.addSeries(series.getKey(), categories, values, errors);
+			}
 		}
 		return chart;
 	}
