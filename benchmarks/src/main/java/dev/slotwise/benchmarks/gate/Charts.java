@@ -96,7 +96,7 @@ final class Charts {
 		String categoryParam = Baselines.of(first).map(Map.Entry::getKey)
 			.orElse(first.params().isEmpty() ? "" : first.params().keySet().iterator().next());
 		CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
-			.title(title + " (" + first.mode() + ", ± 95%)")
+			.title(title + " (" + first.mode() + ")")
 			.xAxisTitle(categoryParam)
 			.yAxisTitle(first.unit())
 			.build();
@@ -110,6 +110,7 @@ final class Charts {
 		// Topology lookups span four orders of magnitude between providers: a log axis, without error bars (XChart
 		// refuses bars whose interval reaches zero on a log axis).
 		boolean logarithmic = max / min > 50;
+		chart.setTitle(chart.getTitle().replace(")", logarithmic ? ", log scale)" : ", ± 95%)"));
 		chart.getStyler().setYAxisLogarithmic(logarithmic);
 		if (logarithmic) {
 			chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(min))));
