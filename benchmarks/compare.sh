@@ -6,7 +6,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jar="$root/benchmarks/target/benchmarks.jar"
-if [[ ! -f $jar ]]; then
+# Build when the jar is missing or older than the gate's sources or the pom.
+if [[ ! -f $jar || -n $(find "$root/benchmarks/src/main" "$root/benchmarks/pom.xml" -newer "$jar" -print -quit) ]]; then
 	offline=()
 	if (cd "$root" && ./mvnw -B -o -q -pl benchmarks -am validate >/dev/null 2>&1); then offline=(-o); fi
 	(cd "$root" && ./mvnw -B "${offline[@]}" -q -pl benchmarks -am package -DskipTests) >&2
