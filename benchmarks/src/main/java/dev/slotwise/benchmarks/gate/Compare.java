@@ -1,0 +1,416 @@
+package dev.slotwise.benchmarks.gate;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The benchmark gate: compares a candidate run with a baseline run, benchmark by benchmark and parameter by
+ * parameter, and exits 1 when something regressed, 0 otherwise, 2 on input it cannot judge.
+ * <p>
+ * Every comparison is made on speeds (throughput, or the inverse of a time) so that a negative change always means
+ * slower. It is made twice: on the absolute speed, and on the speed relative to the in-run baseline (Spring Data
+ * Redis without Slotwise, measured in the same run; see {@link Baselines}). A change is a REGRESSION only when it
+ * is slower by more than the threshold <em>and</em> by more than the 95% interval of the change (the iteration
+ * noise of both runs combined). A comparison where either run's iterations spread by more than the unstable
+ * limit is reported as UNSTABLE and never gated: such a run measured the machine's load more than the code.
+ * <p>
+ * The gate acts on the ratios by default: a busier or slower machine slows the baseline and Slotwise alike and
+ * leaves their ratio in place, while a slowdown of Slotwise's own code moves the ratio. Absolute changes are
+ * reported, and gated only with {@code --gate absolute} or {@code --gate both} (same machine, same load), or for a
+ * benchmark class that has no in-run baseline.
+ * <p>
+ * {@code java -cp benchmarks.jar dev.slotwise.benchmarks.gate.Compare [--threshold 0.10] [--unstable 0.25]
+ * [--gate ratio|absolute|both] BASELINE CANDIDATE} with JMH JSON files or run folders.
+ */
+public final class Compare {
+
+	/**
+	 * Default threshold: a slowdown of less than this is never a regression (see the README's Benchmarks section
+	 * for the run-to-run spread it is chosen from).
+	 */
+	public static final double DEFAULT_THRESHOLD = 0.10;
+
+	/** Default limit on the iterations' relative spread (coefficient of variation) above which a row is unstable. */
+	public static final double DEFAULT_UNSTABLE = 0.25;
+
+	private Compare() {
+	}
+
+	/**
+	 * Runs the gate and exits with its code.
+	 * @param args the options and the two inputs
+	 */
+	public static void main(String[] args) {
+		System.exit(run(args, System.out, System.err));
+	}
+
+	/**
+	 * Runs the gate.
+	 * @param args the options and the two inputs
+	 * @param out where the report goes
+	 * @param err where problems with the input go
+	 * @return 0 nothing regressed, 1 a gated regression, 2 bad input
+	 */
+	public static int run(String[] args, PrintStream out, PrintStream err) {
+		try {
+			Options options = Options.parse(args);
+			Map<String, Row> baseline = ResultFiles.read(options.baseline());
+			Map<String, Row> candidate = ResultFiles.read(options.candidate());
+			Report report = compare(baseline, candidate, options);
+			out.printf("Comparing %s (baseline) with %s (candidate)%n", options.baseline(), options.candidate());
+			report.print(out, options);
+			return report.regressions() > 0 ? 1 : 0;
+		}
+		catch (BadInputException ex) {
+			err.println("compare: " + ex.getMessage());
+			return 2;
+		}
+	}
+
+	/**
+	 * Compares two runs.
+	 * @param baseline the baseline run's rows by key
+	 * @param candidate the candidate run's rows by key
+	 * @param options threshold, unstable limit and gate
+	 * @return the report
+	 * @throws BadInputException when the runs have no benchmark in common
+	 */
+	public static Report compare(Map<String, Row> baseline, Map<String, Row> candidate, Options options) {
+		List<Line> lines = new ArrayList<>();
+		List<String> missing = new ArrayList<>();
+		List<String> added = new ArrayList<>();
+		for (Row base : baseline.values()) {
+			Row cand = candidate.get(base.key());
+			if (cand == null) {
+				missing.add(base.key());
+				continue;
+			}
+			boolean hasBaseline = Baselines.of(base).isPresent();
+			Optional<Row> baseRef = Baselines.baselineRow(base, baseline.values());
+			Optional<Row> candRef = Baselines.baselineRow(cand, candidate.values());
+			if (baseRef.isPresent() && candRef.isPresent()) {
+				Estimate before = Estimate.speedOf(base).divide(Estimate.speedOf(baseRef.get()));
+				Estimate after = Estimate.speedOf(cand).divide(Estimate.speedOf(candRef.get()));
+				boolean unstable = unstable(options, base, baseRef.get(), cand, candRef.get());
+				lines.add(judge(base.key() + " vs " + Baselines.describe(base), Kind.RATIO, before, after, "x",
+						unstable, options, options.gate() != Gate.ABSOLUTE));
+			}
+			boolean gateAbsolute = options.gate() != Gate.RATIO || !hasBaseline;
+			lines.add(judge(base.key(), Kind.ABSOLUTE, Estimate.speedOf(base), Estimate.speedOf(cand), base.unit(),
+					unstable(options, base, cand), options, gateAbsolute).withValues(base.value(), cand.value()));
+		}
+		for (String key : candidate.keySet()) {
+			if (!baseline.containsKey(key)) {
+				added.add(key);
+			}
+		}
+		if (lines.isEmpty()) {
+			throw new BadInputException("No benchmark in common: the baseline has " + baseline.keySet()
+					+ ", the candidate " + candidate.keySet());
+		}
+		return new Report(lines, missing, added);
+	}
+
+	private static boolean unstable(Options options, Row... rows) {
+		for (Row row : rows) {
+			if (!(row.relativeSpread() <= options.unstable())) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static Line judge(String name, Kind kind, Estimate before, Estimate after, String unit, boolean unstable,
+			Options options, boolean gated) {
+		Estimate factor = after.divide(before);
+		double change = factor.value() - 1;
+		double noise = factor.halfWidth();
+		Verdict verdict;
+		if (unstable) {
+			verdict = Verdict.UNSTABLE;
+		}
+		else if (-change > options.threshold() && -change > noise) {
+			verdict = Verdict.REGRESSION;
+		}
+		else if (change < 0) {
+			verdict = (-change <= noise) ? Verdict.SLOWER_WITHIN_NOISE : Verdict.SLOWER_BELOW_THRESHOLD;
+		}
+		else {
+			verdict = (change > noise) ? Verdict.FASTER : Verdict.FASTER_WITHIN_NOISE;
+		}
+		return new Line(name, kind, before, after, before.value(), after.value(), unit, change, noise, verdict, gated);
+	}
+
+	/** What is compared. */
+	public enum Kind {
+
+		/** The speed relative to the in-run baseline. */
+		RATIO,
+
+		/** The speed itself. */
+		ABSOLUTE
+
+	}
+
+	/** Which comparisons can fail the gate. */
+	public enum Gate {
+
+		/** Ratios to the in-run baseline (and absolute speeds of classes without a baseline): the default. */
+		RATIO,
+
+		/** Absolute speeds only. */
+		ABSOLUTE,
+
+		/** Both. */
+		BOTH
+
+	}
+
+	/** The outcome of one comparison. */
+	public enum Verdict {
+
+		/** Slower by more than the threshold and the noise. */
+		REGRESSION("REGRESSION"),
+
+		/** Slower, but not by more than the noise. */
+		SLOWER_WITHIN_NOISE("slower, within noise"),
+
+		/** Slower beyond the noise, but by less than the threshold. */
+		SLOWER_BELOW_THRESHOLD("slower, below threshold"),
+
+		/** Faster, within noise. */
+		FASTER_WITHIN_NOISE("faster, within noise"),
+
+		/** Faster beyond the noise. */
+		FASTER("faster"),
+
+		/** A run's iterations spread too much to judge: reported, not gated. */
+		UNSTABLE("UNSTABLE (not gated)");
+
+		private final String label;
+
+		Verdict(String label) {
+			this.label = label;
+		}
+
+		/**
+		 * The label printed.
+		 * @return the label
+		 */
+		public String label() {
+			return this.label;
+		}
+
+	}
+
+	/**
+	 * One comparison.
+	 * @param name the benchmark, mode and parameters (and the baseline for ratios)
+	 * @param kind ratio or absolute
+	 * @param before the baseline run's speed or ratio
+	 * @param after the candidate run's speed or ratio
+	 * @param beforeValue the baseline run's value as printed (the score for absolute lines)
+	 * @param afterValue the candidate run's value as printed
+	 * @param unit the unit of the printed values
+	 * @param change the relative change of the speed (negative: slower)
+	 * @param noise the 95% half-width of the change
+	 * @param verdict the verdict
+	 * @param gated whether a regression here fails the gate
+	 */
+	public record Line(String name, Kind kind, Estimate before, Estimate after, double beforeValue, double afterValue,
+			String unit, double change, double noise, Verdict verdict, boolean gated) {
+
+		Line withValues(double beforeValue, double afterValue) {
+			return new Line(this.name, this.kind, this.before, this.after, beforeValue, afterValue, this.unit,
+					this.change, this.noise, this.verdict, this.gated);
+		}
+
+		/**
+		 * Whether this line fails the gate.
+		 * @return a gated regression
+		 */
+		public boolean failsGate() {
+			return this.gated && this.verdict == Verdict.REGRESSION;
+		}
+
+	}
+
+	/**
+	 * The comparisons, and what only one run has.
+	 * @param lines the comparisons
+	 * @param missing keys of the baseline that the candidate lacks
+	 * @param added keys only the candidate has
+	 */
+	public record Report(List<Line> lines, List<String> missing, List<String> added) {
+
+		/**
+		 * Gated regressions.
+		 * @return how many lines fail the gate
+		 */
+		public long regressions() {
+			return this.lines.stream().filter(Line::failsGate).count();
+		}
+
+		/**
+		 * The line of a comparison.
+		 * @param kind ratio or absolute
+		 * @param nameStart the start of its name (benchmark, mode and parameters)
+		 * @return the line
+		 */
+		public Optional<Line> find(Kind kind, String nameStart) {
+			return this.lines.stream().filter((l) -> l.kind() == kind && l.name().startsWith(nameStart)).findFirst();
+		}
+
+		void print(PrintStream out, Options options) {
+			out.printf(Locale.ROOT,
+					"Gate: %s; regression = slower by more than %.0f%% and by more than the 95%% interval of the "
+							+ "change; unstable (not gated) when a run's iterations spread by more than %.0f%%.%n"
+							+ "Changes are of the speed (throughput, or 1/time): negative is slower.%n",
+					switch (options.gate()) {
+						case RATIO -> "ratios to the in-run baseline";
+						case ABSOLUTE -> "absolute speeds";
+						case BOTH -> "ratios to the in-run baseline and absolute speeds";
+					}, options.threshold() * 100, options.unstable() * 100);
+			out.println();
+			out.println("Ratio to the in-run baseline (speed / baseline's speed, same run):");
+			out.println();
+			out.println("| benchmark | baseline run | candidate run | change (95%) | verdict |");
+			out.println("|---|---|---|---|---|");
+			for (Line line : this.lines) {
+				if (line.kind() == Kind.RATIO) {
+					out.printf(Locale.ROOT, "| %s | %.2fx ± %s | %.2fx ± %s | %s | %s |%n", line.name(),
+							line.beforeValue(), percent(line.before().relativeHalfWidth()), line.afterValue(),
+							percent(line.after().relativeHalfWidth()), change(line), label(line));
+				}
+			}
+			out.println();
+			out.println("Absolute (score, ± 95% from the iterations):");
+			out.println();
+			out.println("| benchmark | baseline run | candidate run | unit | change of speed (95%) | verdict |");
+			out.println("|---|---|---|---|---|---|");
+			for (Line line : this.lines) {
+				if (line.kind() == Kind.ABSOLUTE) {
+					out.printf(Locale.ROOT, "| %s | %s ± %s | %s ± %s | %s | %s | %s |%n", line.name(),
+							number(line.beforeValue()), percent(line.before().relativeHalfWidth()),
+							number(line.afterValue()), percent(line.after().relativeHalfWidth()), line.unit(),
+							change(line), label(line));
+				}
+			}
+			if (!this.missing.isEmpty()) {
+				out.println();
+				out.println("Missing in the candidate (not compared): " + String.join("; ", this.missing));
+			}
+			if (!this.added.isEmpty()) {
+				out.println();
+				out.println("Only in the candidate (not compared): " + String.join("; ", this.added));
+			}
+			long unstable = this.lines.stream().filter((l) -> l.verdict() == Verdict.UNSTABLE).count();
+			long ungated = this.lines.stream().filter((l) -> !l.gated() && l.verdict() == Verdict.REGRESSION).count();
+			out.println();
+			out.printf("Result: %d regression(s) gated, %d regression(s) reported but not gated, %d unstable, "
+					+ "%d missing -> exit %d%n", regressions(), ungated, unstable, this.missing.size(),
+					regressions() > 0 ? 1 : 0);
+		}
+
+		private static String label(Line line) {
+			return line.verdict().label() + ((line.verdict() == Verdict.REGRESSION && !line.gated()) ? " (not gated)" : "");
+		}
+
+		private static String change(Line line) {
+			return String.format(Locale.ROOT, "%+.1f%% ± %s", line.change() * 100,
+					Double.isInfinite(line.noise()) ? "?" : String.format(Locale.ROOT, "%.1f%%", line.noise() * 100));
+		}
+
+		private static String percent(double relative) {
+			return Double.isInfinite(relative) || Double.isNaN(relative) ? "?"
+					: String.format(Locale.ROOT, "%.1f%%", relative * 100);
+		}
+
+		static String number(double value) {
+			if (value >= 100) {
+				return String.format(Locale.ROOT, "%,.0f", value);
+			}
+			return String.format(Locale.ROOT, "%.3g", value);
+		}
+
+	}
+
+	/**
+	 * The gate's settings.
+	 * @param baseline the baseline file or folder
+	 * @param candidate the candidate file or folder
+	 * @param threshold slowdowns smaller than this fraction are never regressions
+	 * @param unstable rows whose iterations spread more than this fraction are not gated
+	 * @param gate which comparisons gate
+	 */
+	public record Options(Path baseline, Path candidate, double threshold, double unstable, Gate gate) {
+
+		/**
+		 * The defaults for two inputs.
+		 * @param baseline the baseline
+		 * @param candidate the candidate
+		 * @return the options
+		 */
+		public static Options of(Path baseline, Path candidate) {
+			return new Options(baseline, candidate, DEFAULT_THRESHOLD, DEFAULT_UNSTABLE, Gate.RATIO);
+		}
+
+		static Options parse(String[] args) {
+			double threshold = DEFAULT_THRESHOLD;
+			double unstable = DEFAULT_UNSTABLE;
+			Gate gate = Gate.RATIO;
+			List<Path> inputs = new ArrayList<>();
+			for (int i = 0; i < args.length; i++) {
+				switch (args[i]) {
+					case "--threshold" -> threshold = fraction(args, ++i);
+					case "--unstable" -> unstable = fraction(args, ++i);
+					case "--gate" -> gate = gate(args, ++i);
+					default -> {
+						if (args[i].startsWith("--")) {
+							throw new BadInputException("Unknown option " + args[i] + "; " + USAGE);
+						}
+						inputs.add(Path.of(args[i]));
+					}
+				}
+			}
+			if (inputs.size() != 2) {
+				throw new BadInputException("Expected two inputs, got " + inputs.size() + "; " + USAGE);
+			}
+			return new Options(inputs.get(0), inputs.get(1), threshold, unstable, gate);
+		}
+
+		private static final String USAGE = "usage: compare.sh [--threshold 0.10] [--unstable 0.25] "
+				+ "[--gate ratio|absolute|both] BASELINE CANDIDATE (JMH JSON files or run folders)";
+
+		private static double fraction(String[] args, int i) {
+			try {
+				double value = Double.parseDouble(args[i]);
+				if (value > 0) {
+					return value;
+				}
+			}
+			catch (RuntimeException ex) {
+				// reported below
+			}
+			throw new BadInputException(args[i - 1] + " needs a positive fraction such as 0.10");
+		}
+
+		private static Gate gate(String[] args, int i) {
+			if (i < args.length) {
+				for (Gate gate : Gate.values()) {
+					if (gate.name().equalsIgnoreCase(args[i])) {
+						return gate;
+					}
+				}
+			}
+			throw new BadInputException("--gate needs ratio, absolute or both");
+		}
+
+	}
+
+}

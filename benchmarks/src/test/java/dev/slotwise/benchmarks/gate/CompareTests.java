@@ -1,0 +1,244 @@
+package dev.slotwise.benchmarks.gate;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import dev.slotwise.benchmarks.gate.Compare.Kind;
+import dev.slotwise.benchmarks.gate.Compare.Verdict;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The gate on synthetic JMH results: what must and must not be flagged, and what it cannot judge.
+ */
+class CompareTests {
+
+	private static final String THROUGHPUT = "MultiGetThroughputBenchmark.multiGet";
+
+	private static final Map<String, String> SDR = Map.of("target", "sdr-lettuce");
+
+	private static final Map<String, String> SLOTWISE = Map.of("target", "slotwise-lettuce");
+
+	@TempDir
+	Path dir;
+
+	private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+	private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+	/** A steady baseline run: SDR about 1,000 calls/s, Slotwise about 4,000, iterations within 1%. */
+	private Jmh steady() {
+		return new Jmh().add(THROUGHPUT, "thrpt", SDR, 990, 1010, 1000, 995, 1005)
+			.add(THROUGHPUT, "thrpt", SLOTWISE, 3960, 4040, 4000, 3980, 4020);
+	}
+
+	@Test
+	void slowerBeyondNoiseAndThresholdIsARegression() throws IOException {
+		Path baseline = steady().write(this.dir.resolve("baseline.json"));
+		Path candidate = new Jmh().add(THROUGHPUT, "thrpt", SDR, 990, 1010, 1000, 995, 1005)
+			.add(THROUGHPUT, "thrpt", SLOTWISE, 2970, 3030, 3000, 2985, 3015)
+			.write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isEqualTo(1);
+		Compare.Report report = report(baseline, candidate);
+		assertThat(report.find(Kind.RATIO, "MultiGetThroughputBenchmark.multiGet thrpt {target=slotwise-lettuce}"))
+			.hasValueSatisfying((line) -> {
+				assertThat(line.verdict()).isEqualTo(Verdict.REGRESSION);
+				assertThat(line.change()).isCloseTo(-0.25, org.assertj.core.data.Offset.offset(0.001));
+				assertThat(line.failsGate()).isTrue();
+			});
+		assertThat(output()).contains("REGRESSION").contains("-25.0% ±").contains("exit 1");
+	}
+
+	@Test
+	void slowerWithinNoiseIsNotFlagged() throws IOException {
+		// 15% slower (beyond the 10% threshold) but the iterations scatter by about 13% in both runs.
+		Path baseline = new Jmh().add(THROUGHPUT, "thrpt", SDR, 990, 1010, 1000, 995, 1005)
+			.add(THROUGHPUT, "thrpt", SLOTWISE, 3400, 4600, 4000, 3500, 4500)
+			.write(this.dir.resolve("baseline.json"));
+		Path candidate = new Jmh().add(THROUGHPUT, "thrpt", SDR, 990, 1010, 1000, 995, 1005)
+			.add(THROUGHPUT, "thrpt", SLOTWISE, 2900, 3900, 3400, 3000, 3800)
+			.write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isZero();
+		Compare.Report report = report(baseline, candidate);
+		assertThat(report.find(Kind.RATIO, "MultiGetThroughputBenchmark.multiGet thrpt {target=slotwise-lettuce}"))
+			.hasValueSatisfying((line) -> {
+				assertThat(line.change()).isCloseTo(-0.15, org.assertj.core.data.Offset.offset(0.001));
+				assertThat(line.noise()).isGreaterThan(0.15);
+				assertThat(line.verdict()).isEqualTo(Verdict.SLOWER_WITHIN_NOISE);
+			});
+	}
+
+	@Test
+	void slowerBeyondNoiseButBelowThresholdIsNotFlagged() throws IOException {
+		Path baseline = steady().write(this.dir.resolve("baseline.json"));
+		Path candidate = new Jmh().add(THROUGHPUT, "thrpt", SDR, 990, 1010, 1000, 995, 1005)
+			.add(THROUGHPUT, "thrpt", SLOTWISE, 3762, 3838, 3800, 3781, 3819)
+			.write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isZero();
+		assertThat(report(baseline, candidate).find(Kind.RATIO, "MultiGetThroughputBenchmark"))
+			.hasValueSatisfying((line) -> assertThat(line.verdict()).isEqualTo(Verdict.SLOWER_BELOW_THRESHOLD));
+	}
+
+	@Test
+	void fasterIsNotFlagged() throws IOException {
+		Path baseline = steady().write(this.dir.resolve("baseline.json"));
+		Path candidate = new Jmh().add(THROUGHPUT, "thrpt", SDR, 990, 1010, 1000, 995, 1005)
+			.add(THROUGHPUT, "thrpt", SLOTWISE, 4950, 5050, 5000, 4975, 5025)
+			.write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isZero();
+		assertThat(report(baseline, candidate).find(Kind.RATIO, "MultiGetThroughputBenchmark"))
+			.hasValueSatisfying((line) -> assertThat(line.verdict()).isEqualTo(Verdict.FASTER));
+	}
+
+	@Test
+	void slowerLatencyIsARegressionAndLowerLatencyIsNot() throws IOException {
+		String latency = "MultiGetLatencyBenchmark.multiGet";
+		Map<String, String> sdr = Map.of("keys", "100", "target", "sdr-lettuce");
+		Map<String, String> jedis = Map.of("keys", "100", "target", "slotwise-jedis");
+		Map<String, String> lettuce = Map.of("keys", "100", "target", "slotwise-lettuce");
+		Path baseline = new Jmh().addSample(latency, sdr, 800, 810, 805, 795, 790)
+			.addSample(latency, jedis, 300, 303, 297, 301, 299)
+			.addSample(latency, lettuce, 300, 303, 297, 301, 299)
+			.write(this.dir.resolve("baseline.json"));
+		Path candidate = new Jmh().addSample(latency, sdr, 800, 810, 805, 795, 790)
+			.addSample(latency, jedis, 400, 404, 396, 401, 399)
+			.addSample(latency, lettuce, 250, 252, 248, 251, 249)
+			.write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isEqualTo(1);
+		Compare.Report report = report(baseline, candidate);
+		assertThat(report.find(Kind.RATIO, latency + " sample {keys=100, target=slotwise-jedis}"))
+			.hasValueSatisfying((line) -> assertThat(line.verdict()).isEqualTo(Verdict.REGRESSION));
+		assertThat(report.find(Kind.RATIO, latency + " sample {keys=100, target=slotwise-lettuce}"))
+			.hasValueSatisfying((line) -> assertThat(line.verdict()).isEqualTo(Verdict.FASTER));
+		assertThat(report.regressions()).isEqualTo(1);
+	}
+
+	@Test
+	void aSlowerMachineIsReportedButDoesNotFailTheRatioGate() throws IOException {
+		// Everything 30% slower, baseline and Slotwise alike: the ratio holds.
+		Path baseline = steady().write(this.dir.resolve("baseline.json"));
+		Path candidate = new Jmh().add(THROUGHPUT, "thrpt", SDR, 693, 707, 700, 696, 704)
+			.add(THROUGHPUT, "thrpt", SLOTWISE, 2772, 2828, 2800, 2786, 2814)
+			.write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isZero();
+		assertThat(output()).contains("REGRESSION (not gated)");
+		Compare.Report report = report(baseline, candidate);
+		assertThat(report.find(Kind.ABSOLUTE, "MultiGetThroughputBenchmark.multiGet thrpt {target=slotwise"))
+			.hasValueSatisfying((line) -> {
+				assertThat(line.verdict()).isEqualTo(Verdict.REGRESSION);
+				assertThat(line.failsGate()).isFalse();
+			});
+		assertThat(report.find(Kind.RATIO, "MultiGetThroughputBenchmark"))
+			.hasValueSatisfying((line) -> assertThat(line.verdict()).isIn(Verdict.SLOWER_WITHIN_NOISE,
+					Verdict.FASTER_WITHIN_NOISE));
+		assertThat(Compare.run(new String[] { "--gate", "both", baseline.toString(), candidate.toString() },
+				quiet(), quiet())).isEqualTo(1);
+	}
+
+	@Test
+	void unstableBaselineIsReportedNotGated() throws IOException {
+		Path baseline = new Jmh().add(THROUGHPUT, "thrpt", SDR, 990, 1010, 1000, 995, 1005)
+			.add(THROUGHPUT, "thrpt", SLOTWISE, 1000, 7000, 4000, 2000, 6000)
+			.write(this.dir.resolve("baseline.json"));
+		Path candidate = new Jmh().add(THROUGHPUT, "thrpt", SDR, 990, 1010, 1000, 995, 1005)
+			.add(THROUGHPUT, "thrpt", SLOTWISE, 1980, 2020, 2000, 1990, 2010)
+			.write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isZero();
+		Compare.Report report = report(baseline, candidate);
+		assertThat(report.find(Kind.RATIO, "MultiGetThroughputBenchmark"))
+			.hasValueSatisfying((line) -> assertThat(line.verdict()).isEqualTo(Verdict.UNSTABLE));
+		assertThat(output()).contains("UNSTABLE (not gated)").contains("2 unstable");
+	}
+
+	@Test
+	void aBenchmarkMissingFromTheCandidateIsReportedNotFlagged() throws IOException {
+		Path baseline = steady().add(THROUGHPUT, "thrpt", Map.of("target", "slotwise-jedis"), 4000, 4010, 3990)
+			.write(this.dir.resolve("baseline.json"));
+		Path candidate = steady().write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isZero();
+		assertThat(report(baseline, candidate).missing())
+			.containsExactly("MultiGetThroughputBenchmark.multiGet thrpt {target=slotwise-jedis}");
+		assertThat(output()).contains("Missing in the candidate (not compared): "
+				+ "MultiGetThroughputBenchmark.multiGet thrpt {target=slotwise-jedis}");
+	}
+
+	@Test
+	void nothingInCommonIsBadInput() throws IOException {
+		Path baseline = steady().write(this.dir.resolve("baseline.json"));
+		Path candidate = new Jmh().add("PoolThroughputBenchmark.get", "thrpt", Map.of("pool", "slotwise-defaults"), 1, 2)
+			.write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isEqualTo(2);
+		assertThat(errors()).contains("No benchmark in common");
+	}
+
+	@Test
+	void aMissingFileIsBadInputNamingIt() throws IOException {
+		Path baseline = steady().write(this.dir.resolve("baseline.json"));
+		assertThat(run(baseline, this.dir.resolve("nope.json"))).isEqualTo(2);
+		assertThat(errors()).contains("No such file or folder").contains("nope.json");
+	}
+
+	@Test
+	void unreadableJsonIsBadInputNamingTheFile() throws IOException {
+		Path baseline = steady().write(this.dir.resolve("baseline.json"));
+		Path broken = Files.writeString(this.dir.resolve("broken.json"), "[{\"benchmark\": ");
+		assertThat(run(baseline, broken)).isEqualTo(2);
+		assertThat(errors()).contains("broken.json");
+		Path notJmh = Files.writeString(this.dir.resolve("object.json"), "{\"score\": 1}");
+		assertThat(run(baseline, notJmh)).isEqualTo(2);
+		assertThat(errors()).contains("Not a JMH result").contains("object.json");
+	}
+
+	@Test
+	void runFoldersAreReadWholeWithoutTheirMachineFile() throws IOException {
+		Path before = Files.createDirectories(this.dir.resolve("before"));
+		Path after = Files.createDirectories(this.dir.resolve("after"));
+		steady().write(before.resolve("multiget-throughput.json"));
+		new Jmh().add(THROUGHPUT, "thrpt", SDR, 990, 1010, 1000, 995, 1005)
+			.add(THROUGHPUT, "thrpt", SLOTWISE, 2970, 3030, 3000, 2985, 3015)
+			.write(after.resolve("multiget-throughput.json"));
+		Files.writeString(before.resolve("machine.json"), "{\"cores\": 2}");
+		Files.writeString(after.resolve("machine.json"), "{\"cores\": 2}");
+		assertThat(run(before, after)).isEqualTo(1);
+	}
+
+	@Test
+	void badOptionsAreBadInput() {
+		assertThat(Compare.run(new String[] { "--threshold", "ten", "a", "b" }, quiet(), new PrintStream(this.err)))
+			.isEqualTo(2);
+		assertThat(errors()).contains("--threshold needs a positive fraction");
+		assertThat(Compare.run(new String[] { "only-one.json" }, quiet(), new PrintStream(this.err))).isEqualTo(2);
+	}
+
+	private int run(Path baseline, Path candidate) {
+		this.out.reset();
+		this.err.reset();
+		return Compare.run(new String[] { baseline.toString(), candidate.toString() },
+				new PrintStream(this.out, true, StandardCharsets.UTF_8), new PrintStream(this.err, true, StandardCharsets.UTF_8));
+	}
+
+	private static Compare.Report report(Path baseline, Path candidate) {
+		return Compare.compare(ResultFiles.read(baseline), ResultFiles.read(candidate),
+				Compare.Options.of(baseline, candidate));
+	}
+
+	private String output() {
+		return this.out.toString(StandardCharsets.UTF_8);
+	}
+
+	private String errors() {
+		return this.err.toString(StandardCharsets.UTF_8);
+	}
+
+	private static PrintStream quiet() {
+		return new PrintStream(new ByteArrayOutputStream());
+	}
+
+}
