@@ -13,7 +13,7 @@
 #   benchmarks/run.sh --profile <Benchmark> [JMH options ...]
 #                                              one benchmark with -prof gc and -prof stack (and async-profiler when
 #                                              ASYNC_PROFILER_LIB or a libasyncProfiler.so is found), quick settings
-#   families: multiget reactive pipeline pool first topology (default: all)
+#   families: multiget reactive pipeline pool first topology cpu (default: all)
 #
 # Then compare two runs: benchmarks/compare.sh benchmarks/results/<old> benchmarks/results/<new>
 # Run it on an otherwise idle machine: every trial shares the cores with the cluster.
@@ -33,13 +33,13 @@ while (($#)); do
 			[[ $# -ge 2 ]] || { echo "--profile needs a benchmark name, e.g. --profile MultiGetLatencyBenchmark" >&2; exit 2; }
 			mode=profile; profile=$2; shift
 			shift; jmh_extra=("$@"); break ;;
-		multiget|reactive|pipeline|pool|first|topology) families+=("$1") ;;
+		multiget|reactive|pipeline|pool|first|topology|cpu) families+=("$1") ;;
 		-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
 		*) echo "Unknown argument: $1 (see benchmarks/run.sh --help)" >&2; exit 2 ;;
 	esac
 	shift
 done
-((${#families[@]})) || families=(multiget reactive pipeline pool first topology)
+((${#families[@]})) || families=(multiget reactive pipeline pool first topology cpu)
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 if [[ $mode == profile ]]; then
@@ -126,6 +126,15 @@ for family in "${families[@]}"; do
 			jmh TopologyLookupBenchmark topology "${quick[@]}" ;;
 		full:topology)
 			jmh TopologyLookupBenchmark topology -f 1 -wi 1 -w 2s -i 5 -r 5s ;;
+		quick:cpu|full:cpu)
+			# CPU time per call (application and servers), not JMH: a Markdown table, not gated by compare.sh.
+			echo "cpu-per-call ..."
+			sizes=(100 1000); calls=1000; rounds=5
+			[[ $mode == quick ]] && { sizes=(1000); calls=300; rounds=3; }
+			for keys in "${sizes[@]}"; do
+				java -cp "$jar" dev.slotwise.benchmarks.MultiGetCpu "$keys" "$calls" "$rounds" >"$out/logs/cpu-$keys.log" 2>&1
+				sed -n '/^CPU per multiGet/,$p' "$out/logs/cpu-$keys.log" | tee -a "$out/cpu-per-call.md"
+			done ;;
 	esac
 done
 
