@@ -343,6 +343,14 @@ public class SlotwiseProperties implements Validator {
 		 */
 		private int maxRedirects = 5;
 
+		/**
+		 * Where cross-slot reads (mGet, exists) of the multi-key engine go over Jedis: master, replica (a replica of
+		 * the slot's master) or replica-preferred (a replica that has not failed lately, else the master); a replica
+		 * that fails a batch hands it to the master. Replicas lag behind their master. Lettuce follows
+		 * spring.data.redis.lettuce.read-from instead.
+		 */
+		private ReadFrom readFrom = ReadFrom.MASTER;
+
 		private final JedisExecutor jedisExecutor = new JedisExecutor();
 
 		public boolean isEnabled() {
@@ -385,9 +393,39 @@ public class SlotwiseProperties implements Validator {
 			this.maxRedirects = maxRedirects;
 		}
 
+		public ReadFrom getReadFrom() {
+			return this.readFrom;
+		}
+
+		public void setReadFrom(ReadFrom readFrom) {
+			this.readFrom = readFrom;
+		}
+
 		public JedisExecutor getJedisExecutor() {
 			return this.jedisExecutor;
 		}
+
+	}
+
+	/**
+	 * Where the multi-key engine sends its cross-slot reads over Jedis.
+	 */
+	public enum ReadFrom {
+
+		/** Every read goes to the slot's master. */
+		MASTER,
+
+		/**
+		 * Reads go to a random replica of the slot's master (the master when it has none); a batch a replica fails
+		 * is sent again to the master.
+		 */
+		REPLICA,
+
+		/**
+		 * Reads go to a random replica of the slot's master that has not failed a batch lately, else to the master;
+		 * a batch a replica fails is sent again to the master.
+		 */
+		REPLICA_PREFERRED
 
 	}
 

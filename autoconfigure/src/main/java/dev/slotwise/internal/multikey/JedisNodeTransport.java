@@ -1,6 +1,7 @@
 package dev.slotwise.internal.multikey;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -44,12 +45,21 @@ final class JedisNodeTransport implements NodeTransport {
 
 	private final Executor executor;
 
+	private final JedisReadRouting reads;
+
 	private volatile @Nullable Routing routing;
 
 	JedisNodeTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor) {
+		this(client, topologyProvider, executor, JedisReadFrom.MASTER, Duration.ofSeconds(5));
+	}
+
+	JedisNodeTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor,
+			JedisReadFrom readFrom, Duration callTimeout) {
 		this.client = client;
 		this.topologyProvider = topologyProvider;
 		this.executor = executor;
+		this.reads = new JedisReadRouting(readFrom, topologyProvider::getTopology,
+				() -> client.getClusterNodes().keySet(), callTimeout);
 	}
 
 	@Override
@@ -79,7 +89,7 @@ final class JedisNodeTransport implements NodeTransport {
 	 * and puts an announced hostname in the node's name, while Jedis keys its pools by the endpoints of
 	 * {@code CLUSTER SLOTS} (and redirects name them too): the hostname when the cluster prefers hostnames.
 	 */
-	private static @Nullable NodeAddress address(RedisClusterNode node, Set<String> pools) {
+	static @Nullable NodeAddress address(RedisClusterNode node, Set<String> pools) {
 		String host = node.getHost();
 		Integer port = node.getPort();
 		if (host == null || port == null) {
@@ -94,12 +104,16 @@ final class JedisNodeTransport implements NodeTransport {
 
 	@Override
 	public CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush) {
-		return CompletableFuture.supplyAsync(() -> sendNow(node, requests, maxPerFlush), this.executor);
+		// Reads may go to a replica first (slotwise.multikey.read-from); JedisReadRouting picks the node.
+		return CompletableFuture.supplyAsync(() -> this.reads.send(node, requests,
+				(target, session) -> sendNow(target, requests, maxPerFlush, session)), this.executor);
 	}
 
-	private List<Object> sendNow(NodeAddress node, List<Request> requests, int maxPerFlush) {
+	private List<Object> sendNow(NodeAddress node, List<Request> requests, int maxPerFlush,
+			JedisReadRouting.Session session) {
 		List<Object> replies = new ArrayList<>(requests.size());
-		try (Connection connection = pool(node, requests).getResource()) {
+		try (Connection connection = pool(node, requests).getResource();
+				JedisReadRouting.Restore prepared = session.open(connection)) {
 			for (List<Request> window : Chunks.of(requests, maxPerFlush)) {
 				int sent = 0;
 				for (Request request : window) {

@@ -1,0 +1,300 @@
+package dev.slotwise.internal.multikey;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+
+import dev.slotwise.internal.multikey.NodeTransport.ErrorReply;
+import dev.slotwise.internal.multikey.NodeTransport.Request;
+import dev.slotwise.internal.routing.NodeAddress;
+import dev.slotwise.internal.routing.SlotHash;
+import dev.slotwise.internal.routing.SlotTable;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+import org.springframework.data.redis.connection.ClusterTopology;
+import org.springframework.data.redis.connection.RedisClusterNode;
+
+/**
+ * Picks the node a Jedis node batch is sent to when reads may go to replicas ({@link JedisReadFrom}), and sends a
+ * read batch a replica fails again to the master.
+ * <p>
+ * Replicas come from the same topology the engine routes by (Spring Data Redis's {@code CLUSTER NODES} view), their
+ * connections from Jedis's per-node pools, which Jedis creates for replicas too. A replica serves reads of its
+ * master's slots only on a connection in {@code READONLY} mode; Jedis's pools do not send it (its
+ * {@code readOnlyForRedisClusterReplicas} flag would, but on every connection of the application, masters
+ * included), so it is sent here, pipelined ahead of the first batch on each pooled connection, and remembered per
+ * connection.
+ * <p>
+ * Only batches of reads ({@code MGET}, {@code EXISTS}) routed to the slot's master are candidates: writes, batches
+ * after {@code ASK} and batches redirected to a node the topology does not name as the slot's master go where the
+ * engine sends them.
+ */
+final class JedisReadRouting {
+
+	/** How long {@link JedisReadFrom#REPLICA_PREFERRED} leaves a replica that failed a batch aside. */
+	static final Duration QUARANTINE = Duration.ofSeconds(5);
+
+	private static final Log logger = LogFactory.getLog(JedisReadRouting.class);
+
+	/** Cluster flags of a replica that cannot serve. */
+	private static final Set<RedisClusterNode.Flag> DOWN = EnumSet.of(RedisClusterNode.Flag.FAIL,
+			RedisClusterNode.Flag.PFAIL, RedisClusterNode.Flag.HANDSHAKE, RedisClusterNode.Flag.NOADDR);
+
+	private final JedisReadFrom readFrom;
+
+	private final Supplier<ClusterTopology> topology;
+
+	private final Supplier<Set<String>> pools;
+
+	/** The longest a replica may take to answer before its batch goes to the master, in milliseconds. */
+	private final int replicaTimeoutMillis;
+
+	/** Pooled replica connections already in {@code READONLY} mode (identity: {@code Connection} keeps equals). */
+	private final Set<Connection> readOnly = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+
+	/** Replicas that failed a batch, with the {@link System#nanoTime()} until which they are left aside. */
+	private final Map<NodeAddress, Long> failed = new ConcurrentHashMap<>();
+
+	private volatile @Nullable Replicas replicas;
+
+	/**
+	 * Creates the routing.
+	 * @param readFrom where reads go
+	 * @param topology the topology the engine routes by
+	 * @param pools the keys ({@code host:port}) of Jedis's node pools
+	 * @param callTimeout the engine's bound on a call: a replica gets half of it to answer, so that the master still
+	 * has time to serve the batch when the replica does not
+	 */
+	JedisReadRouting(JedisReadFrom readFrom, Supplier<ClusterTopology> topology, Supplier<Set<String>> pools,
+			Duration callTimeout) {
+		this.readFrom = readFrom;
+		this.topology = topology;
+		this.pools = pools;
+		this.replicaTimeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, callTimeout.toMillis() / 2));
+	}
+
+	/**
+	 * Sends a batch to the node the engine routed it to, or, for reads when replicas may serve them, to a replica of
+	 * that master; when the replica fails (a connection error or timeout, {@code LOADING}, {@code MASTERDOWN}), the
+	 * batch is sent again to the master.
+	 * @param node the master the engine routed the batch to (or the node a redirect named)
+	 * @param requests the batch
+	 * @param sender sends the batch to a node
+	 * @return the replies
+	 */
+	List<Object> send(NodeAddress node, List<Request> requests, BatchSender sender) {
+		NodeAddress replica = replicaFor(node, requests);
+		if (replica == null) {
+			return sender.send(node, Session.NONE);
+		}
+		try {
+			List<Object> replies = sender.send(replica, new ReplicaSession());
+			String refusal = refusal(replies);
+			if (refusal == null) {
+				return replies;
+			}
+			failed(replica, node, refusal);
+		}
+		catch (RuntimeException ex) {
+			failed(replica, node, String.valueOf(ex));
+		}
+		return sender.send(node, Session.NONE);
+	}
+
+	private @Nullable NodeAddress replicaFor(NodeAddress node, List<Request> requests) {
+		if (this.readFrom == JedisReadFrom.MASTER || !reads(requests)) {
+			return null;
+		}
+		Replicas current = replicas();
+		// Every request of a batch routed by slot belongs to the same master, so one slot tells the candidates.
+		int slot = SlotHash.slot(requests.get(0).args()[0]);
+		if (!node.equals(current.masters.owner(slot))) {
+			return null;
+		}
+		List<NodeAddress> candidates = current.byMaster.getOrDefault(node, List.of());
+		if (this.readFrom == JedisReadFrom.REPLICA_PREFERRED && !candidates.isEmpty()) {
+			long now = System.nanoTime();
+			List<NodeAddress> healthy = new ArrayList<>(candidates.size());
+			for (NodeAddress candidate : candidates) {
+				Long until = this.failed.get(candidate);
+				if (until == null || now - until >= 0) {
+					healthy.add(candidate);
+				}
+			}
+			candidates = healthy;
+		}
+		if (candidates.isEmpty()) {
+			return null;
+		}
+		return (candidates.size() == 1) ? candidates.get(0)
+				: candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
+	}
+
+	private static boolean reads(List<Request> requests) {
+		for (Request request : requests) {
+			if (request.asking()
+					|| (request.command() != MultiKeyCommand.MGET && request.command() != MultiKeyCommand.EXISTS)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Returns the replicas of each master, indexed once per topology the provider hands out.
+	 */
+	private Replicas replicas() {
+		ClusterTopology topology = this.topology.get();
+		Replicas current = this.replicas;
+		if (current == null || current.topology != topology) {
+			current = Replicas.of(topology, this.pools.get());
+			this.replicas = current;
+		}
+		return current;
+	}
+
+	/**
+	 * Returns why a replica refused a batch it should serve ({@code LOADING} while it loads its data set,
+	 * {@code MASTERDOWN} when it lost its master and is configured not to serve stale data), or {@code null}.
+	 */
+	private static @Nullable String refusal(List<Object> replies) {
+		for (Object reply : replies) {
+			if (reply instanceof ErrorReply error
+					&& (error.message().startsWith("LOADING") || error.message().startsWith("MASTERDOWN"))) {
+				return error.message();
+			}
+		}
+		return null;
+	}
+
+	private void failed(NodeAddress replica, NodeAddress master, String cause) {
+		Long previous = this.failed.put(replica, System.nanoTime() + QUARANTINE.toNanos());
+		if (previous == null || System.nanoTime() - previous >= 0) {
+			logger.warn("Replica " + replica + " failed a read batch (" + cause + "); the batch goes to master "
+					+ master + ((this.readFrom == JedisReadFrom.REPLICA_PREFERRED)
+							? ", as do reads of its slots for the next " + QUARANTINE.toSeconds() + " s" : ""));
+		}
+	}
+
+	/**
+	 * Sends a batch to one node.
+	 */
+	@FunctionalInterface
+	interface BatchSender {
+
+		/**
+		 * Sends the batch.
+		 * @param node the node
+		 * @param session prepares the borrowed connection and is closed before it goes back to its pool
+		 * @return the replies
+		 */
+		List<Object> send(NodeAddress node, Session session);
+
+	}
+
+	/**
+	 * What a batch does to the connection it borrows: nothing for masters; for replicas, {@code READONLY} once per
+	 * connection and a shorter socket timeout for the batch.
+	 */
+	interface Session {
+
+		/** Leaves the connection as it is. */
+		Session NONE = new Session() {
+		};
+
+		/**
+		 * Prepares a borrowed connection before the batch is written.
+		 * @param connection the connection
+		 * @return a handle that restores the connection; closed before the connection goes back to its pool
+		 */
+		default Restore open(Connection connection) {
+			return () -> {
+			};
+		}
+
+	}
+
+	/**
+	 * Restores a connection a {@link Session} prepared.
+	 */
+	interface Restore extends AutoCloseable {
+
+		@Override
+		void close();
+
+	}
+
+	private final class ReplicaSession implements Session {
+
+		@Override
+		public Restore open(Connection connection) {
+			int socketTimeout = connection.getSoTimeout();
+			if (socketTimeout == 0 || socketTimeout > JedisReadRouting.this.replicaTimeoutMillis) {
+				connection.setSoTimeout(JedisReadRouting.this.replicaTimeoutMillis);
+			}
+			if (!JedisReadRouting.this.readOnly.contains(connection)) {
+				Object reply = connection.executeCommand(Protocol.Command.READONLY);
+				if (reply instanceof JedisDataException error) {
+					throw error;
+				}
+				JedisReadRouting.this.readOnly.add(connection);
+			}
+			return () -> {
+				if (connection.getSoTimeout() != socketTimeout && !connection.isBroken()) {
+					connection.setSoTimeout(socketTimeout);
+				}
+			};
+		}
+
+	}
+
+	/**
+	 * The replicas the cluster considers up, by master, and the masters' slots, keyed as Jedis keys its pools.
+	 */
+	private record Replicas(ClusterTopology topology, SlotTable masters, Map<NodeAddress, List<NodeAddress>> byMaster) {
+
+		static Replicas of(ClusterTopology topology, Set<String> pools) {
+			Map<NodeAddress, int[]> slots = new HashMap<>();
+			Map<String, NodeAddress> masterById = new HashMap<>();
+			for (RedisClusterNode master : topology.getActiveMasterNodes()) {
+				NodeAddress address = JedisNodeTransport.address(master, pools);
+				if (address != null) {
+					slots.put(address, master.getSlotRange().getSlotsArray());
+					if (master.getId() != null) {
+						masterById.put(master.getId(), address);
+					}
+				}
+			}
+			Map<NodeAddress, List<NodeAddress>> byMaster = new HashMap<>();
+			for (RedisClusterNode node : topology.getNodes()) {
+				if (!node.isReplica() || node.getMasterId() == null || !Collections.disjoint(node.getFlags(), DOWN)
+						|| node.getLinkState() == RedisClusterNode.LinkState.DISCONNECTED) {
+					continue;
+				}
+				NodeAddress master = masterById.get(node.getMasterId());
+				NodeAddress address = JedisNodeTransport.address(node, pools);
+				// Without a pool, Jedis has not seen the replica in its slot table yet: leave it until it has.
+				if (master != null && address != null && pools.contains(address.toString())) {
+					byMaster.computeIfAbsent(master, (key) -> new ArrayList<>(2)).add(address);
+				}
+			}
+			return new Replicas(topology, SlotTable.of(slots), byMaster);
+		}
+
+	}
+
+}
