@@ -125,17 +125,24 @@ final class JedisReadRouting {
 		if (!node.equals(current.masters.owner(slot))) {
 			return null;
 		}
-		List<NodeAddress> candidates = current.byMaster.getOrDefault(node, List.of());
-		if (this.readFrom == JedisReadFrom.REPLICA_PREFERRED && !candidates.isEmpty()) {
-			long now = System.nanoTime();
-			List<NodeAddress> healthy = new ArrayList<>(candidates.size());
-			for (NodeAddress candidate : candidates) {
-				Long until = this.failed.get(candidate);
-				if (until == null || now - until >= 0) {
-					healthy.add(candidate);
-				}
+		List<NodeAddress> replicas = current.byMaster.getOrDefault(node, List.of());
+		if (replicas.isEmpty()) {
+			return null;
+		}
+		// Jedis drops the pool of a node its slot table no longer lists (a replica gone down): such a replica is
+		// skipped rather than sent a batch that could only fail.
+		Set<String> pools = this.pools.get();
+		long now = System.nanoTime();
+		List<NodeAddress> candidates = new ArrayList<>(replicas.size());
+		for (NodeAddress replica : replicas) {
+			if (!pools.contains(replica.toString())) {
+				continue;
 			}
-			candidates = healthy;
+			Long until = this.failed.get(replica);
+			if (this.readFrom == JedisReadFrom.REPLICA_PREFERRED && until != null && now - until < 0) {
+				continue;
+			}
+			candidates.add(replica);
 		}
 		if (candidates.isEmpty()) {
 			return null;
@@ -281,14 +288,14 @@ final class JedisReadRouting {
 			}
 			Map<NodeAddress, List<NodeAddress>> byMaster = new HashMap<>();
 			for (RedisClusterNode node : topology.getNodes()) {
-				if (!node.isReplica() || node.getMasterId() == null || !Collections.disjoint(node.getFlags(), DOWN)
+				if (!node.isReplica() || node.getMasterId() == null
+						|| (node.getFlags() != null && !Collections.disjoint(node.getFlags(), DOWN))
 						|| node.getLinkState() == RedisClusterNode.LinkState.DISCONNECTED) {
 					continue;
 				}
 				NodeAddress master = masterById.get(node.getMasterId());
 				NodeAddress address = JedisNodeTransport.address(node, pools);
-				// Without a pool, Jedis has not seen the replica in its slot table yet: leave it until it has.
-				if (master != null && address != null && pools.contains(address.toString())) {
+				if (master != null && address != null) {
 					byMaster.computeIfAbsent(master, (key) -> new ArrayList<>(2)).add(address);
 				}
 			}
