@@ -113,16 +113,19 @@ class SlotwiseMultiKeyConfiguration {
 		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceMultiKeyCustomizer(SlotwiseProperties properties,
 				MultiKeySettings settings, ObjectProvider<MultiKeyMeters> meters) {
 			SlotwiseProperties.ReadFrom readFrom = properties.getMultikey().getReadFrom();
-			if (readFrom != SlotwiseProperties.ReadFrom.MASTER) {
-				// Ignored rather than fatal: the same configuration may serve Jedis and Lettuce deployments, and over
-				// Lettuce the engine's reads already follow the application's own ReadFrom.
-				logger.warn("slotwise.multikey.read-from=" + readFrom.name().toLowerCase(Locale.ROOT).replace('_', '-')
-						+ " is ignored: it applies to Jedis only. Over Lettuce the multi-key engine's reads follow "
-						+ "spring.data.redis.lettuce.read-from, as Lettuce's own reads do");
-			}
-			return (factory) -> LettuceMultiKeySupport
-				.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT))
-				.customize(factory);
+			return (factory) -> {
+				// Only a Lettuce factory in use reaches here. Ignored rather than fatal: one configuration may serve
+				// Jedis and Lettuce deployments, and over Lettuce the engine's reads already follow the application's
+				// own ReadFrom.
+				if (readFrom != SlotwiseProperties.ReadFrom.MASTER) {
+					logger.warn("slotwise.multikey.read-from="
+							+ readFrom.name().toLowerCase(Locale.ROOT).replace('_', '-')
+							+ " is ignored: it applies to Jedis only. Over Lettuce the multi-key engine's reads follow "
+							+ "spring.data.redis.lettuce.read-from, as Lettuce's own reads do");
+				}
+				LettuceMultiKeySupport.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT))
+					.customize(factory);
+			};
 		}
 
 	}

@@ -59,7 +59,7 @@ final class JedisNodeTransport implements NodeTransport {
 		this.topologyProvider = topologyProvider;
 		this.executor = executor;
 		this.reads = new JedisReadRouting(readFrom, topologyProvider::getTopology,
-				() -> client.getClusterNodes().keySet(), callTimeout);
+				client::getClusterNodes, callTimeout);
 	}
 
 	@Override

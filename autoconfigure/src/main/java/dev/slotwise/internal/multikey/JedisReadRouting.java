@@ -10,7 +10,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import dev.slotwise.internal.multikey.NodeTransport.ErrorReply;
@@ -22,8 +25,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.Protocol;
-import redis.clients.jedis.exceptions.JedisDataException;
 
 import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.RedisClusterNode;
@@ -50,6 +53,9 @@ final class JedisReadRouting {
 
 	private static final Log logger = LogFactory.getLog(JedisReadRouting.class);
 
+	/** Returns broken replica connections to their pools, off the batch's thread; its one thread ends when idle. */
+	private static final ThreadPoolExecutor RELEASER = releaser();
+
 	/** Cluster flags of a replica that cannot serve. */
 	private static final Set<RedisClusterNode.Flag> DOWN = EnumSet.of(RedisClusterNode.Flag.FAIL,
 			RedisClusterNode.Flag.PFAIL, RedisClusterNode.Flag.HANDSHAKE, RedisClusterNode.Flag.NOADDR);
@@ -58,7 +64,7 @@ final class JedisReadRouting {
 
 	private final Supplier<ClusterTopology> topology;
 
-	private final Supplier<Set<String>> pools;
+	private final Supplier<Map<String, ConnectionPool>> pools;
 
 	/** The longest a replica may take to answer before its batch goes to the master, in milliseconds. */
 	private final int replicaTimeoutMillis;
@@ -75,11 +81,11 @@ final class JedisReadRouting {
 	 * Creates the routing.
 	 * @param readFrom where reads go
 	 * @param topology the topology the engine routes by
-	 * @param pools the keys ({@code host:port}) of Jedis's node pools
+	 * @param pools Jedis's node pools by {@code host:port}
 	 * @param callTimeout the engine's bound on a call: a replica gets half of it to answer, so that the master still
 	 * has time to serve the batch when the replica does not
 	 */
-	JedisReadRouting(JedisReadFrom readFrom, Supplier<ClusterTopology> topology, Supplier<Set<String>> pools,
+	JedisReadRouting(JedisReadFrom readFrom, Supplier<ClusterTopology> topology, Supplier<Map<String, ConnectionPool>> pools,
 			Duration callTimeout) {
 		this.readFrom = readFrom;
 		this.topology = topology;
@@ -102,7 +108,7 @@ final class JedisReadRouting {
 			return sender.send(node, Session.NONE);
 		}
 		try {
-			List<Object> replies = sender.send(replica, new ReplicaSession());
+			List<Object> replies = sender.send(replica, new ReplicaSession(replica));
 			String refusal = refusal(replies);
 			if (refusal == null) {
 				return replies;
@@ -113,6 +119,17 @@ final class JedisReadRouting {
 			failed(replica, node, String.valueOf(ex));
 		}
 		return sender.send(node, Session.NONE);
+	}
+
+	private static ThreadPoolExecutor releaser() {
+		ThreadPoolExecutor releaser = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+				(runnable) -> {
+					Thread thread = new Thread(runnable, "slotwise-replica-release");
+					thread.setDaemon(true);
+					return thread;
+				});
+		releaser.allowCoreThreadTimeOut(true);
+		return releaser;
 	}
 
 	private @Nullable NodeAddress replicaFor(NodeAddress node, List<Request> requests) {
@@ -131,7 +148,7 @@ final class JedisReadRouting {
 		}
 		// Jedis drops the pool of a node its slot table no longer lists (a replica gone down): such a replica is
 		// skipped rather than sent a batch that could only fail.
-		Set<String> pools = this.pools.get();
+		Set<String> pools = this.pools.get().keySet();
 		long now = System.nanoTime();
 		List<NodeAddress> candidates = new ArrayList<>(replicas.size());
 		for (NodeAddress replica : replicas) {
@@ -168,7 +185,7 @@ final class JedisReadRouting {
 		ClusterTopology topology = this.topology.get();
 		Replicas current = this.replicas;
 		if (current == null || current.topology != topology) {
-			current = Replicas.of(topology, this.pools.get());
+			current = Replicas.of(topology, this.pools.get().keySet());
 			this.replicas = current;
 		}
 		return current;
@@ -247,24 +264,61 @@ final class JedisReadRouting {
 
 	private final class ReplicaSession implements Session {
 
+		private final NodeAddress replica;
+
+		ReplicaSession(NodeAddress replica) {
+			this.replica = replica;
+		}
+
 		@Override
 		public Restore open(Connection connection) {
 			int socketTimeout = connection.getSoTimeout();
-			if (socketTimeout == 0 || socketTimeout > JedisReadRouting.this.replicaTimeoutMillis) {
-				connection.setSoTimeout(JedisReadRouting.this.replicaTimeoutMillis);
-			}
-			if (!JedisReadRouting.this.readOnly.contains(connection)) {
-				Object reply = connection.executeCommand(Protocol.Command.READONLY);
-				if (reply instanceof JedisDataException error) {
-					throw error;
+			try {
+				if (socketTimeout == 0 || socketTimeout > JedisReadRouting.this.replicaTimeoutMillis) {
+					connection.setSoTimeout(JedisReadRouting.this.replicaTimeoutMillis);
 				}
-				JedisReadRouting.this.readOnly.add(connection);
+				if (!JedisReadRouting.this.readOnly.contains(connection)) {
+					connection.executeCommand(Protocol.Command.READONLY);
+					JedisReadRouting.this.readOnly.add(connection);
+				}
+			}
+			catch (RuntimeException ex) {
+				// READONLY refused (an ACL without it) leaves a sound connection: it goes back as it came.
+				if (!releaseIfBroken(connection) && connection.getSoTimeout() != socketTimeout) {
+					connection.setSoTimeout(socketTimeout);
+				}
+				throw ex;
 			}
 			return () -> {
-				if (connection.getSoTimeout() != socketTimeout && !connection.isBroken()) {
+				if (!releaseIfBroken(connection) && connection.getSoTimeout() != socketTimeout) {
 					connection.setSoTimeout(socketTimeout);
 				}
 			};
+		}
+
+		/**
+		 * Hands a broken connection back to its pool on another thread. commons-pool2 (2.13) replaces an invalidated
+		 * connection at once, on the returning thread: towards a replica that hangs, that new connection's handshake
+		 * would hold the batch for the whole socket timeout before it could go to the master.
+		 */
+		private boolean releaseIfBroken(Connection connection) {
+			if (!connection.isBroken()) {
+				return false;
+			}
+			ConnectionPool pool = JedisReadRouting.this.pools.get().get(this.replica.toString());
+			if (pool != null) {
+				// Detached, the borrower's close() only closes the socket; the pool hears of it from the releaser.
+				connection.setHandlingPool(null);
+				RELEASER.execute(() -> {
+					try {
+						pool.returnBrokenResource(connection);
+					}
+					catch (RuntimeException ex) {
+						logger.debug("Could not return a broken connection to the pool of " + this.replica, ex);
+					}
+				});
+			}
+			return true;
 		}
 
 	}
