@@ -6,6 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -62,7 +66,37 @@ class JedisReadFromIntegrationTests {
 
 	@Test
 	void replicasReceiveReadOnlyOncePerConnectionAndMastersNever(RedisTestCluster cluster) {
-		replicaShare(cluster, "replica", (context) -> readOnlyOncePerConnection(cluster));
+		replicaShare(cluster, "replica", (context) -> {
+			// Concurrent callers make the engine borrow several connections per replica.
+			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+			ExecutorService callers = Executors.newFixedThreadPool(4);
+			try {
+				List<Future<?>> calls = new ArrayList<>();
+				for (int caller = 0; caller < 4; caller++) {
+					int seed = caller;
+					calls.add(callers.submit(() -> {
+						Random random = new Random(seed);
+						for (int call = 0; call < 50; call++) {
+							List<String> keys = new ArrayList<>(KEYS_PER_CALL);
+							for (int i = 0; i < KEYS_PER_CALL; i++) {
+								keys.add("jrf:" + random.nextInt(2000));
+							}
+							assertThat(template.opsForValue().multiGet(keys)).hasSize(KEYS_PER_CALL);
+						}
+					}));
+				}
+				for (Future<?> call : calls) {
+					call.get(60, TimeUnit.SECONDS);
+				}
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+			finally {
+				callers.shutdownNow();
+			}
+			readOnlyOncePerConnection(cluster);
+		});
 	}
 
 	private static void readOnlyOncePerConnection(RedisTestCluster cluster) {
