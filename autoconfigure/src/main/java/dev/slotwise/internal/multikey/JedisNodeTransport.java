@@ -58,8 +58,11 @@ final class JedisNodeTransport implements NodeTransport {
 		this.client = client;
 		this.topologyProvider = topologyProvider;
 		this.executor = executor;
-		this.reads = new JedisReadRouting(readFrom, topologyProvider::getTopology,
-				client::getClusterNodes, callTimeout);
+		// Replicas are chosen from the topology the engine last routed by: never a refresh on an executor thread.
+		this.reads = new JedisReadRouting(readFrom, () -> {
+			Routing current = this.routing;
+			return (current != null) ? current.topology : topologyProvider.getTopology();
+		}, client::getClusterNodes, callTimeout);
 	}
 
 	@Override

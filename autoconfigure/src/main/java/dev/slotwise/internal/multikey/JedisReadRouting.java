@@ -80,7 +80,7 @@ final class JedisReadRouting {
 	/**
 	 * Creates the routing.
 	 * @param readFrom where reads go
-	 * @param topology the topology the engine routes by
+	 * @param topology the topology the engine last routed by
 	 * @param pools Jedis's node pools by {@code host:port}
 	 * @param callTimeout the engine's bound on a call: a replica gets half of it to answer, so that the master still
 	 * has time to serve the batch when the replica does not
