@@ -84,6 +84,9 @@ public class SlotwiseProperties implements Validator {
 		checks.atLeast("multikey.max-commands-per-pipeline", multiKey.getMaxCommandsPerPipeline(), 1);
 		checks.positive("multikey.timeout", multiKey.getTimeout());
 		checks.atLeast("multikey.max-redirects", multiKey.getMaxRedirects(), 0);
+		if (multiKey.getReadFrom() == null) {
+			checks.reject("multikey.read-from", "must be master, replica or replica-preferred");
+		}
 		JedisExecutor executor = multiKey.getJedisExecutor();
 		checks.atLeast("multikey.jedis-executor.threads", executor.getThreads(), 1);
 		checks.atLeast("multikey.jedis-executor.queue-capacity", executor.getQueueCapacity(), 1);

@@ -42,9 +42,9 @@ import org.springframework.data.redis.connection.RedisClusterNode;
  * included), so it is sent here, pipelined ahead of the first batch on each pooled connection, and remembered per
  * connection.
  * <p>
- * Only batches of reads ({@code MGET}, {@code EXISTS}) routed to the slot's master are candidates: writes, batches
- * after {@code ASK} and batches redirected to a node the topology does not name as the slot's master go where the
- * engine sends them.
+ * Only batches of reads ({@code MGET}, {@code EXISTS}) that the engine routed by slot to the slot's master are
+ * candidates: writes, and commands a redirect ({@code MOVED}, {@code ASK}, {@code TRYAGAIN}) sent to a node, go to
+ * that node.
  */
 final class JedisReadRouting {
 
@@ -97,7 +97,7 @@ final class JedisReadRouting {
 	 * Sends a batch to the node the engine routed it to, or, for reads when replicas may serve them, to a replica of
 	 * that master; when the replica fails (a connection error or timeout, {@code LOADING}, {@code MASTERDOWN}), the
 	 * batch is sent again to the master.
-	 * @param node the master the engine routed the batch to (or the node a redirect named)
+	 * @param node the master the engine routed the batch to, or the node a redirect named
 	 * @param requests the batch
 	 * @param sender sends the batch to a node
 	 * @return the replies
@@ -170,7 +170,7 @@ final class JedisReadRouting {
 
 	private static boolean reads(List<Request> requests) {
 		for (Request request : requests) {
-			if (request.asking()
+			if (request.redirected()
 					|| (request.command() != MultiKeyCommand.MGET && request.command() != MultiKeyCommand.EXISTS)) {
 				return false;
 			}

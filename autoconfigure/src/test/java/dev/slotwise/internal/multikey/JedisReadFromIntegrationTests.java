@@ -115,6 +115,26 @@ class JedisReadFromIntegrationTests {
 	}
 
 	@Test
+	void replicaPoolsArePrewarmedWhenReadsGoToReplicas(RedisTestCluster cluster) {
+		runner(cluster, "replica-preferred").run((context) -> {
+			assertThat(context).hasNotFailed();
+			SlotwiseJedisConnectionFactory factory = context.getBean(SlotwiseJedisConnectionFactory.class);
+			// Pre-warm ran before the context finished starting, for the replicas the client knew by then (all of
+			// them, on a cluster whose gossip has settled).
+			List<RedisNode> known = cluster.replicas()
+				.stream()
+				.filter((replica) -> factory.getRequiredClusterClient().getClusterNodes().containsKey(replica.address()))
+				.toList();
+			assertThat(known).isNotEmpty();
+			for (RedisNode replica : known) {
+				assertThat(cluster.countClients(replica, MultiKeyTestSupport.CLIENT_NAME))
+					.as("connections to replica %s after start-up (min-idle 4)", replica)
+					.isGreaterThanOrEqualTo(4);
+			}
+		});
+	}
+
+	@Test
 	void writesNeverReachReplicas(RedisTestCluster cluster) {
 		cluster.reset();
 		runner(cluster, "replica").run((context) -> {
