@@ -39,12 +39,16 @@ import org.springframework.data.redis.connection.RedisClusterNode;
  * connections from Jedis's per-node pools, which Jedis creates for replicas too. A replica serves reads of its
  * master's slots only on a connection in {@code READONLY} mode; Jedis's pools do not send it (its
  * {@code readOnlyForRedisClusterReplicas} flag would, but on every connection of the application, masters
- * included), so it is sent here, pipelined ahead of the first batch on each pooled connection, and remembered per
- * connection.
+ * included), so it is sent here, once on each pooled connection before its first batch (one round trip), and
+ * remembered per connection.
  * <p>
  * Only batches of reads ({@code MGET}, {@code EXISTS}) that the engine routed by slot to the slot's master are
  * candidates: writes, and commands a redirect ({@code MOVED}, {@code ASK}, {@code TRYAGAIN}) sent to a node, go to
- * that node.
+ * that node. A replica batch gets half of the call's timeout as its socket timeout, so that the master still has time
+ * to serve it when the replica does not answer.
+ * <p>
+ * Known limit: only masters answer {@code ASK}, so while a slot migrates, a replica of the source master reads the
+ * keys already moved as missing; the README warns about it.
  */
 final class JedisReadRouting {
 
