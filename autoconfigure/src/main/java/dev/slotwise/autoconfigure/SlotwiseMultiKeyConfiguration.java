@@ -1,10 +1,12 @@
 package dev.slotwise.autoconfigure;
 
 import java.time.Duration;
+import java.util.Locale;
 
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
 import dev.slotwise.internal.multikey.JedisMultiKeySupport;
+import dev.slotwise.internal.multikey.JedisReadFrom;
 import dev.slotwise.internal.multikey.LettuceMultiKeySupport;
 import dev.slotwise.internal.metrics.MultiKeyExecutorMeters;
 import dev.slotwise.internal.metrics.MultiKeyMeters;
@@ -15,6 +17,8 @@ import dev.slotwise.internal.pipeline.PipelineMeters;
 import dev.slotwise.internal.pipeline.PipelineObserver;
 import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import redis.clients.jedis.Jedis;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -39,6 +43,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 class SlotwiseMultiKeyConfiguration {
 
 	static final String COMMAND_TIMEOUT = "spring.data.redis.timeout";
+
+	private static final Log logger = LogFactory.getLog(SlotwiseMultiKeyConfiguration.class);
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -70,12 +76,17 @@ class SlotwiseMultiKeyConfiguration {
 
 		@Bean
 		@Order(SlotwiseOrder.MULTIKEY)
-		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisMultiKeyCustomizer(MultiKeySettings settings,
-				MultiKeyExecutor executor, ObjectProvider<MultiKeyObserver.Source> meters,
+		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisMultiKeyCustomizer(SlotwiseProperties properties,
+				MultiKeySettings settings, MultiKeyExecutor executor, ObjectProvider<MultiKeyObserver.Source> meters,
 				ObjectProvider<PipelineObserver.Source> pipelineMeters) {
+			JedisReadFrom readFrom = switch (properties.getMultikey().getReadFrom()) {
+				case MASTER -> JedisReadFrom.MASTER;
+				case REPLICA -> JedisReadFrom.REPLICA;
+				case REPLICA_PREFERRED -> JedisReadFrom.REPLICA_PREFERRED;
+			};
 			return (factory) -> JedisMultiKeySupport
 				.customizer(settings, executor, observer(meters, SlotwiseJedisConfiguration.CLIENT),
-						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT))
+						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT), readFrom)
 				.customize(factory);
 		}
 
@@ -99,11 +110,22 @@ class SlotwiseMultiKeyConfiguration {
 
 		@Bean
 		@Order(SlotwiseOrder.MULTIKEY)
-		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceMultiKeyCustomizer(MultiKeySettings settings,
-				ObjectProvider<MultiKeyObserver.Source> meters) {
-			return (factory) -> LettuceMultiKeySupport
-				.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT))
-				.customize(factory);
+		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceMultiKeyCustomizer(SlotwiseProperties properties,
+				MultiKeySettings settings, ObjectProvider<MultiKeyObserver.Source> meters) {
+			SlotwiseProperties.ReadFrom readFrom = properties.getMultikey().getReadFrom();
+			return (factory) -> {
+				// Only a Lettuce factory in use reaches here. Ignored rather than fatal: one configuration may serve
+				// Jedis and Lettuce deployments, and over Lettuce the engine's reads already follow the application's
+				// own ReadFrom.
+				if (readFrom != SlotwiseProperties.ReadFrom.MASTER) {
+					logger.warn("slotwise.multikey.read-from="
+							+ readFrom.name().toLowerCase(Locale.ROOT).replace('_', '-')
+							+ " is ignored: it applies to Jedis only. Over Lettuce the multi-key engine's reads follow "
+							+ "spring.data.redis.lettuce.read-from, as Lettuce's own reads do");
+				}
+				LettuceMultiKeySupport.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT))
+					.customize(factory);
+			};
 		}
 
 	}

@@ -1,5 +1,8 @@
 package dev.slotwise.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
@@ -25,6 +28,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.ClusterTopology;
+import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration;
@@ -90,10 +95,20 @@ class SlotwisePoolConfiguration {
 		@Bean
 		@Order(SlotwiseOrder.POOL)
 		@ConditionalOnBooleanProperty(name = "slotwise.pool.prewarm", matchIfMissing = true)
-		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisPrewarm() {
+		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisPrewarm(SlotwiseProperties properties) {
+			// Replicas serve the multi-key engine's reads when slotwise.multikey.read-from names them: warm them too.
+			boolean replicas = properties.getMultikey().isEnabled()
+					&& properties.getMultikey().getReadFrom() != SlotwiseProperties.ReadFrom.MASTER;
 			return (factory) -> factory.addClientStartedListener(PREWARM_CONTRIBUTOR, (client) -> {
-				JedisClusterPrewarmer.prewarm(client,
-						() -> factory.getRequiredTopologyProvider().getTopology().getActiveMasterNodes());
+				JedisClusterPrewarmer.prewarm(client, () -> {
+					ClusterTopology topology = factory.getRequiredTopologyProvider().getTopology();
+					if (!replicas) {
+						return topology.getActiveMasterNodes();
+					}
+					List<RedisClusterNode> nodes = new ArrayList<>(topology.getActiveMasterNodes());
+					topology.getNodes().stream().filter(RedisClusterNode::isReplica).forEach(nodes::add);
+					return nodes;
+				});
 				// Masters that join later (scale-out, promotion) are warmed when the topology first shows them.
 				JedisTopology.onMastersAdded(factory.getRequiredTopologyProvider(),
 						(masters) -> JedisClusterPrewarmer.prewarm(client, masters));

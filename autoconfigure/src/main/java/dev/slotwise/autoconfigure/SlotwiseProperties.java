@@ -84,6 +84,9 @@ public class SlotwiseProperties implements Validator {
 		checks.atLeast("multikey.max-commands-per-pipeline", multiKey.getMaxCommandsPerPipeline(), 1);
 		checks.positive("multikey.timeout", multiKey.getTimeout());
 		checks.atLeast("multikey.max-redirects", multiKey.getMaxRedirects(), 0);
+		if (multiKey.getReadFrom() == null) {
+			checks.reject("multikey.read-from", "must be master, replica or replica-preferred");
+		}
 		JedisExecutor executor = multiKey.getJedisExecutor();
 		checks.atLeast("multikey.jedis-executor.threads", executor.getThreads(), 1);
 		checks.atLeast("multikey.jedis-executor.queue-capacity", executor.getQueueCapacity(), 1);
@@ -343,6 +346,14 @@ public class SlotwiseProperties implements Validator {
 		 */
 		private int maxRedirects = 5;
 
+		/**
+		 * Where cross-slot reads (mGet, exists) of the multi-key engine go over Jedis: master, replica (a replica of
+		 * the slot's master) or replica-preferred (a replica that has not failed lately, else the master); a replica
+		 * that fails a batch hands it to the master. Replicas lag behind their master. Lettuce follows
+		 * spring.data.redis.lettuce.read-from instead.
+		 */
+		private ReadFrom readFrom = ReadFrom.MASTER;
+
 		private final JedisExecutor jedisExecutor = new JedisExecutor();
 
 		public boolean isEnabled() {
@@ -385,9 +396,39 @@ public class SlotwiseProperties implements Validator {
 			this.maxRedirects = maxRedirects;
 		}
 
+		public ReadFrom getReadFrom() {
+			return this.readFrom;
+		}
+
+		public void setReadFrom(ReadFrom readFrom) {
+			this.readFrom = readFrom;
+		}
+
 		public JedisExecutor getJedisExecutor() {
 			return this.jedisExecutor;
 		}
+
+	}
+
+	/**
+	 * Where the multi-key engine sends its cross-slot reads over Jedis.
+	 */
+	public enum ReadFrom {
+
+		/** Every read goes to the slot's master. */
+		MASTER,
+
+		/**
+		 * Reads go to a random replica of the slot's master (the master when it has none); a batch a replica fails
+		 * is sent again to the master.
+		 */
+		REPLICA,
+
+		/**
+		 * Reads go to a random replica of the slot's master that has not failed a batch lately, else to the master;
+		 * a batch a replica fails is sent again to the master.
+		 */
+		REPLICA_PREFERRED
 
 	}
 

@@ -109,6 +109,23 @@ class SlotwisePropertiesValidationTests {
 				"Reason: 'spring.data.redis.jedis.pool.min-idle' must not be negative");
 	}
 
+	@Test
+	void readFromBindsEachDocumentedValue() {
+		this.runner.withPropertyValues("slotwise.multikey.read-from=replica-preferred").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(SlotwiseProperties.class).getMultikey().getReadFrom())
+				.isEqualTo(SlotwiseProperties.ReadFrom.REPLICA_PREFERRED);
+		});
+		this.runner.run((context) -> assertThat(context.getBean(SlotwiseProperties.class).getMultikey().getReadFrom())
+			.isEqualTo(SlotwiseProperties.ReadFrom.MASTER));
+	}
+
+	@Test
+	void failureAnalysisReportsAnUnknownReadFrom(CapturedOutput output) {
+		assertFailureAnalysis(output, "--slotwise.multikey.read-from=nearest", "slotwise.multikey.read-from",
+				"nearest");
+	}
+
 	private void assertFailureAnalysis(CapturedOutput output, String argument, String... expected) {
 		SpringApplication application = new SpringApplication(SlotwiseOnly.class);
 		application.setWebApplicationType(WebApplicationType.NONE);

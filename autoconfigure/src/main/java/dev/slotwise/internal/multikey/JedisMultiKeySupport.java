@@ -60,6 +60,27 @@ public final class JedisMultiKeySupport {
 	 */
 	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver) {
+		return customizer(settings, executor, observer, pipelineObserver, JedisReadFrom.MASTER);
+	}
+
+	/**
+	 * Returns a customizer like
+	 * {@link #customizer(MultiKeySettings, MultiKeyExecutor, MultiKeyObserver, PipelineObserver)} whose engine sends
+	 * its reads where {@code readFrom} says.
+	 * @param settings the engine's limits; {@code maxCommandsPerPipeline} and {@code maxRedirects} apply to
+	 * pipelines too
+	 * @param executor the threads node batches run on; owned by the caller, who closes it
+	 * @param observer sees each cross-slot call and redirect
+	 * @param pipelineObserver sees each pipeline
+	 * @param readFrom where cross-slot reads ({@code MGET}, {@code EXISTS}) go; pipelines stay on masters
+	 * @return the customizer
+	 */
+	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver,
+			JedisReadFrom readFrom) {
+		if (readFrom == null) {
+			throw new IllegalArgumentException("'readFrom' must not be null");
+		}
 		if (pipelineObserver == null) {
 			throw new IllegalArgumentException("'pipelineObserver' must not be null");
 		}
@@ -75,7 +96,7 @@ public final class JedisMultiKeySupport {
 		// Fails start-up, naming the method, should Spring Data Redis no longer have a method the engine serves.
 		MultiKeyCommands.requireInterceptedMethods();
 		return (factory) -> factory.claimClusterConnections(CONTRIBUTOR,
-				new ConnectionReplacer(factory, settings, executor, observer, pipelineObserver));
+				new ConnectionReplacer(factory, settings, executor, observer, pipelineObserver, readFrom));
 	}
 
 	/**
@@ -94,11 +115,14 @@ public final class JedisMultiKeySupport {
 
 		private final PipelineObserver pipelineObserver;
 
+		private final JedisReadFrom readFrom;
+
 		private volatile @Nullable Engine engine;
 
 		ConnectionReplacer(SlotwiseJedisConnectionFactory factory, MultiKeySettings settings, MultiKeyExecutor executor,
-				MultiKeyObserver observer, PipelineObserver pipelineObserver) {
+				MultiKeyObserver observer, PipelineObserver pipelineObserver, JedisReadFrom readFrom) {
 			this.factory = factory;
+			this.readFrom = readFrom;
 			this.pipelineObserver = pipelineObserver;
 			this.settings = settings;
 			this.executor = executor;
@@ -122,7 +146,7 @@ public final class JedisMultiKeySupport {
 			Engine current = this.engine;
 			if (current == null || current.client != client || current.topologyProvider != topologyProvider) {
 				JedisNodeTransport transport = new JedisNodeTransport(client, topologyProvider,
-						this.executor.executor());
+						this.executor.executor(), this.readFrom, this.settings.timeout());
 				current = new Engine(client, topologyProvider,
 						new MultiKeyEngine(transport, this.settings, this.observer),
 						new JedisClusterPipelining(client, transport::router, transport::invalidateTopology,

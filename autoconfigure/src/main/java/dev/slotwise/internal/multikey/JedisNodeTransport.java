@@ -1,6 +1,7 @@
 package dev.slotwise.internal.multikey;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -47,12 +48,24 @@ final class JedisNodeTransport implements NodeTransport {
 
 	private final Executor executor;
 
+	private final JedisReadRouting reads;
+
 	private volatile @Nullable Routing routing;
 
 	JedisNodeTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor) {
+		this(client, topologyProvider, executor, JedisReadFrom.MASTER, Duration.ofSeconds(5));
+	}
+
+	JedisNodeTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor,
+			JedisReadFrom readFrom, Duration callTimeout) {
 		this.client = client;
 		this.topologyProvider = topologyProvider;
 		this.executor = executor;
+		// Replicas are chosen from the topology the engine last routed by: never a refresh on an executor thread.
+		this.reads = new JedisReadRouting(readFrom, () -> {
+			Routing current = this.routing;
+			return (current != null) ? current.topology : topologyProvider.getTopology();
+		}, client::getClusterNodes, callTimeout);
 	}
 
 	@Override
@@ -82,7 +95,7 @@ final class JedisNodeTransport implements NodeTransport {
 	 * and puts an announced hostname in the node's name, while Jedis keys its pools by the endpoints of
 	 * {@code CLUSTER SLOTS} (and redirects name them too): the hostname when the cluster prefers hostnames.
 	 */
-	private static @Nullable NodeAddress address(RedisClusterNode node, Set<String> pools) {
+	static @Nullable NodeAddress address(RedisClusterNode node, Set<String> pools) {
 		String host = node.getHost();
 		Integer port = node.getPort();
 		if (host == null || port == null) {
@@ -102,7 +115,9 @@ final class JedisNodeTransport implements NodeTransport {
 
 	/**
 	 * Runs the batch on the executor. The returned future is the batch's own: its cancellation (the call failed or
-	 * timed out) stops the batch at its next window, and a batch still queued at that point never starts.
+	 * timed out) stops the batch at its next window, and a batch still queued at that point never starts. Reads may
+	 * go to a replica first ({@code slotwise.multikey.read-from}): {@link JedisReadRouting} picks the node and falls
+	 * back to the master, within the same deadline.
 	 */
 	@Override
 	public CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush,
@@ -110,7 +125,8 @@ final class JedisNodeTransport implements NodeTransport {
 		CompletableFuture<List<Object>> batch = new CompletableFuture<>();
 		this.executor.execute(MultiKeyExecutor.bounded(() -> {
 			try {
-				batch.complete(sendNow(node, requests, maxPerFlush, new JedisBatchGuard(node, batch, deadline)));
+				batch.complete(this.reads.send(node, requests, (target, session) -> sendNow(target, requests,
+						maxPerFlush, session, new JedisBatchGuard(target, batch, deadline))));
 			}
 			catch (RuntimeException | Error ex) {
 				batch.completeExceptionally(ex);
@@ -119,10 +135,14 @@ final class JedisNodeTransport implements NodeTransport {
 		return batch;
 	}
 
-	private List<Object> sendNow(NodeAddress node, List<Request> requests, int maxPerFlush, JedisBatchGuard guard) {
+	private List<Object> sendNow(NodeAddress node, List<Request> requests, int maxPerFlush,
+			JedisReadRouting.Session session, JedisBatchGuard guard) {
 		List<Object> replies = new ArrayList<>(requests.size());
 		guard.check();
+		// Closed in reverse: the deadline's read bound, then the session (a replica's READONLY and shorter timeout),
+		// then the connection goes back to its pool.
 		try (Connection connection = guard.borrow(pool(node, requests));
+				JedisReadRouting.Restore prepared = session.open(connection);
 				JedisBatchGuard.ReadTimeout reads = guard.readTimeout(connection)) {
 			for (List<Request> window : Chunks.of(requests, maxPerFlush)) {
 				// A window boundary: what a failed or late call has not written yet, it must not write.

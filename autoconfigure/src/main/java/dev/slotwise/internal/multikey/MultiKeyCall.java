@@ -177,7 +177,8 @@ final class MultiKeyCall<R> {
 		}
 		List<Request> requests = new ArrayList<>(commands.size());
 		for (SlotCommand command : commands) {
-			requests.add(new Request(command.command(), args(command.positions()), command.asking()));
+			requests.add(new Request(command.command(), args(command.positions()), command.asking(),
+					command.target() != null));
 		}
 		InFlight batch = new InFlight(node, commands);
 		this.pending.incrementAndGet();

@@ -57,8 +57,21 @@ interface NodeTransport {
 	 * @param command the command
 	 * @param args the arguments (keys, or keys and values)
 	 * @param asking whether {@code ASKING} must precede it (after an {@code ASK} redirect)
+	 * @param redirected whether a redirect ({@code MOVED}, {@code ASK}, {@code TRYAGAIN}) named its node, which then
+	 * serves it itself (never a replica of it)
 	 */
-	record Request(MultiKeyCommand command, byte[][] args, boolean asking) {
+	record Request(MultiKeyCommand command, byte[][] args, boolean asking, boolean redirected) {
+
+		/**
+		 * A command routed by its slot, or one after {@code ASK} when {@code asking}.
+		 * @param command the command
+		 * @param args the arguments
+		 * @param asking whether {@code ASKING} must precede it
+		 */
+		Request(MultiKeyCommand command, byte[][] args, boolean asking) {
+			this(command, args, asking, asking);
+		}
+
 	}
 
 	/**
