@@ -1,14 +1,13 @@
 package dev.slotwise.autoconfigure;
 
 import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
+import dev.slotwise.test.jvm.ForkedJvm;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -33,26 +32,15 @@ class WithoutMicrometerIntegrationTests {
 	void startsAndRunsCrossSlotCallsWithoutMicrometer(String client, RedisTestCluster cluster) throws Exception {
 		List<String> kept = new ArrayList<>();
 		List<String> removed = new ArrayList<>();
-		for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+		for (String entry : ForkedJvm.testClassPath()) {
 			String name = Path.of(entry).getFileName().toString();
 			(ABSENT.stream().anyMatch(name::startsWith) ? removed : kept).add(entry);
 		}
 		assertThat(removed).as("Micrometer jars found on the test class path").isNotEmpty();
-		Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-				String.join(File.pathSeparator, kept), WithoutMicrometerApplication.class.getName(),
-				cluster.nodesProperty(), client)
-			.redirectErrorStream(true)
-			.start();
-		byte[] output;
-		try {
-			output = process.getInputStream().readAllBytes();
-			assertThat(process.waitFor(2, TimeUnit.MINUTES)).as("the application to end").isTrue();
-		}
-		finally {
-			process.destroyForcibly();
-		}
-		String printed = new String(output, StandardCharsets.UTF_8);
-		assertThat(process.exitValue()).as(printed).isZero();
+		ForkedJvm.Result result = ForkedJvm.run(String.join(File.pathSeparator, kept), List.of(),
+				WithoutMicrometerApplication.class, cluster.nodesProperty(), client);
+		String printed = result.output();
+		assertThat(result.exitValue()).as(printed).isZero();
 		assertThat(printed).contains("OK");
 		// The servers saw the engine's per-slot MGETs, not Spring Data Redis's per-key GETs.
 		assertThat(cluster.totalCommandCalls("mget")).isPositive();

@@ -130,7 +130,14 @@ final class MultiKeyTestSupport {
 	 * Servers drop closed connections asynchronously: look again for up to 5 seconds.
 	 */
 	static boolean eventually(BooleanSupplier condition) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		return eventually(Duration.ofSeconds(5), condition);
+	}
+
+	/**
+	 * Looks again for up to the given time whether a condition holds.
+	 */
+	static boolean eventually(Duration within, BooleanSupplier condition) {
+		long deadline = System.nanoTime() + within.toNanos();
 		while (System.nanoTime() < deadline) {
 			if (condition.getAsBoolean()) {
 				return true;

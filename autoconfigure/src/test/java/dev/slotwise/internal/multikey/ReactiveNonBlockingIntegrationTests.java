@@ -1,11 +1,10 @@
 package dev.slotwise.internal.multikey;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.util.List;
 
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
+import dev.slotwise.test.jvm.ForkedJvm;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,23 +21,13 @@ class ReactiveNonBlockingIntegrationTests {
 
 	@Test
 	void reactiveCrossSlotCallsBlockNoNonBlockingThread(RedisTestCluster cluster) throws Exception {
-		Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-XX:+AllowRedefinitionToAddDeleteMethods", "-cp", System.getProperty("java.class.path"),
-				ReactiveNonBlockingApplication.class.getName(), cluster.nodesProperty())
-			.redirectErrorStream(true)
-			.start();
-		byte[] output;
-		try {
-			output = process.getInputStream().readAllBytes();
-			assertThat(process.waitFor(2, TimeUnit.MINUTES)).as("the application to end").isTrue();
-		}
-		finally {
-			process.destroyForcibly();
-		}
-		String all = new String(output, StandardCharsets.UTF_8);
+		ForkedJvm.Result result = ForkedJvm.run(System.getProperty("java.class.path"),
+				List.of("-XX:+AllowRedefinitionToAddDeleteMethods"), ReactiveNonBlockingApplication.class,
+				cluster.nodesProperty());
+		String all = result.output();
 		// Its end says what went wrong: the rounds, the blocking calls found, or a stack trace.
 		String printed = all.substring(Math.max(0, all.length() - 8000));
-		assertThat(process.exitValue()).as(printed).isZero();
+		assertThat(result.exitValue()).as(printed).isZero();
 		assertThat(printed).as(printed).contains("round 20 ok").contains("BLOCKING CALLS: 0");
 		// The reactive calls ran on the engine: per-slot MGETs, no per-key GETs.
 		assertThat(cluster.totalCommandCalls("mget")).isPositive();

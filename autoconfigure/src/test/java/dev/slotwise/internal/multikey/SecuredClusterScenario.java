@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 
 import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
@@ -79,7 +78,8 @@ abstract class SecuredClusterScenario {
 			namedConnections(cluster);
 			noSecurityErrors(cluster);
 		});
-		assertThat(eventually(() -> applicationConnections(cluster) == 0)).as("application connections closed")
+		assertThat(MultiKeyTestSupport.eventually(Duration.ofSeconds(10), () -> applicationConnections(cluster) == 0))
+			.as("application connections closed")
 			.isTrue();
 	}
 
@@ -263,23 +263,6 @@ abstract class SecuredClusterScenario {
 			.filter((line) -> line.startsWith("total_connections_received:"))
 			.mapToLong((line) -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim()))
 			.sum();
-	}
-
-	static boolean eventually(BooleanSupplier condition) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (System.nanoTime() < deadline) {
-			if (condition.getAsBoolean()) {
-				return true;
-			}
-			try {
-				Thread.sleep(50);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return false;
-			}
-		}
-		return condition.getAsBoolean();
 	}
 
 }
