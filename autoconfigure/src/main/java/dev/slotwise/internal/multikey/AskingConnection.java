@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * {@code ASKING} is state of the connection that carries it and holds for the next command only, so it must reach
  * the server immediately before the command it is for. Lettuce's node connections are shared by every thread of the
- * application, and Lettuce writes a batch command by command: another thread's command can land between the two
+ * application, and where a batch cannot be handed over as one message ({@link LettuceBatchWriter}: a reconnecting
+ * channel, another Lettuce) it is written command by command: another thread's command can land between the two
  * (the server then answers {@code MOVED} back to the migrating node, and the ASKING is spent on a stranger's
  * command). Batches written here go over node connections nobody else uses, one batch at a time.
  * <p>
@@ -61,7 +62,7 @@ final class AskingConnection {
 	void dispatch(StatefulRedisConnection<byte[], byte[]> node, List<RedisCommand<byte[], byte[], ?>> batch) {
 		// Each batch is queued (or, on the connection's own event loop, written) as a whole before the next starts.
 		synchronized (this.writeLock) {
-			LettuceNodeTransport.write(node, batch);
+			LettuceBatchWriter.write(node, batch);
 		}
 	}
 

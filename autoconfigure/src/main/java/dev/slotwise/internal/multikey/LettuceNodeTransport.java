@@ -1,15 +1,12 @@
 package dev.slotwise.internal.multikey;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
 import dev.slotwise.internal.routing.Chunks;
@@ -17,37 +14,25 @@ import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.routing.SlotHash;
 import io.lettuce.core.OrderingReadFromAccessor;
 import io.lettuce.core.ReadFrom;
-import io.lettuce.core.RedisChannelHandler;
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.models.role.RedisNodeDescription;
-import io.lettuce.core.output.CommandOutput;
-import io.lettuce.core.output.IntegerOutput;
-import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.output.ValueListOutput;
-import io.lettuce.core.protocol.AsyncCommand;
-import io.lettuce.core.protocol.Command;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandExpiryWriter;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ConnectionIntent;
 import io.lettuce.core.protocol.RedisCommand;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Sends node batches over Lettuce's multiplexed node connections, each flush as one
- * {@link StatefulRedisConnection#dispatch(java.util.Collection) dispatch} of many commands (one socket write), with
- * no thread of its own: Lettuce's I/O is asynchronous. Slot owners come from Lettuce's own partitions, a slot-indexed
- * array kept current by Lettuce's topology refresh.
+ * Sends node batches over Lettuce's multiplexed node connections, with no thread of its own: Lettuce's I/O is
+ * asynchronous. Each flush window of a batch is handed to the node connection's event loop as one message
+ * ({@link LettuceBatchWriter}) of the engine's own light commands ({@link LettuceBatchCommand}), whose replies fill
+ * one future per node batch. Slot owners come from Lettuce's own partitions, a slot-indexed array kept current by
+ * Lettuce's topology refresh.
  */
 final class LettuceNodeTransport implements NodeTransport {
-
-	private static final ByteArrayCodec CODEC = ByteArrayCodec.INSTANCE;
 
 	/** Lettuce's command type for each of ours, resolved once. */
 	private static final Map<MultiKeyCommand, CommandType> COMMAND_TYPES = commandTypes();
@@ -80,8 +65,7 @@ final class LettuceNodeTransport implements NodeTransport {
 
 	@Override
 	public CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush) {
-		CompletableFuture<List<Object>> result = new CompletableFuture<>();
-		List<AsyncCommand<byte[], byte[], ?>> written = new ArrayList<>(requests.size());
+		LettuceBatchCommand.Batch batch = new LettuceBatchCommand.Batch(requests.size());
 		// A batch following an ASK goes over the engine's own connection, where nothing can come between an ASKING
 		// and its command; everything else shares Lettuce's node connections with the application.
 		boolean asks = requests.stream().anyMatch(Request::asking);
@@ -89,93 +73,41 @@ final class LettuceNodeTransport implements NodeTransport {
 				: connectionFor(node, requests);
 		connecting.whenComplete((nodeConnection, failure) -> {
 			if (failure != null) {
-				result.completeExceptionally(failure);
+				batch.completeExceptionally(failure);
 				return;
 			}
 			try {
-				// One completion callback per command filling a slot of an array, instead of a future per reply
-				// and an allOf over them: a 1,000-slot call completes 1,000 commands on the event loop.
-				Object[] values = new Object[requests.size()];
-				AtomicInteger remaining = new AtomicInteger(requests.size());
 				int index = 0;
 				for (List<Request> window : Chunks.of(requests, maxPerFlush)) {
-					List<RedisCommand<byte[], byte[], ?>> batch = new ArrayList<>(window.size() * 2);
-					for (Request request : window) {
-						AtomicReference<@Nullable String> refusal = null;
-						if (request.asking()) {
-							refusal = askingFor(batch);
-						}
-						AtomicReference<@Nullable String> askingRefused = refusal;
-						AsyncCommand<byte[], byte[], ?> command = command(request);
-						int position = index++;
-						command.whenComplete((value, error) -> {
-							String refused = (askingRefused != null) ? askingRefused.get() : null;
-							if (refused != null) {
-								// ASKING refused (NOPERM for a user without it): the command then met only the
-								// MOVED back to the migrating node, so the refusal is its reply, as over Jedis.
-								values[position] = new ErrorReply(refused);
-							}
-							else if (error == null) {
-								values[position] = value;
-							}
-							else if (error instanceof RedisCommandExecutionException) {
-								values[position] = new ErrorReply(String.valueOf(error.getMessage()));
-							}
-							else {
-								result.completeExceptionally(error);
-								return;
-							}
-							if (remaining.decrementAndGet() == 0) {
-								result.complete(Arrays.asList(values));
-							}
-						});
-						batch.add(command);
-						synchronized (written) {
-							written.add(command);
-						}
-					}
-					if (result.isDone()) {
+					// A batch whose call ended meanwhile (cancelled, failed, timed out) writes nothing more; the commands
+					// it handed over already report themselves done, so Lettuce skips those not yet on the wire.
+					if (batch.isDone()) {
 						return;
 					}
+					List<RedisCommand<byte[], byte[], ?>> commands = new ArrayList<>(window.size() * (asks ? 2 : 1));
+					for (Request request : window) {
+						LettuceBatchCommand asking = null;
+						if (request.asking()) {
+							asking = LettuceBatchCommand.asking(batch);
+							commands.add(asking);
+						}
+						MultiKeyCommand command = request.command();
+						commands.add(LettuceBatchCommand.request(batch, index++, command, COMMAND_TYPES.get(command),
+								request.args(), asking));
+					}
 					if (asks) {
-						this.asking.dispatch(nodeConnection, batch);
+						this.asking.dispatch(nodeConnection, commands);
 					}
 					else {
-						write(nodeConnection, batch);
+						LettuceBatchWriter.write(nodeConnection, commands);
 					}
 				}
 			}
 			catch (RuntimeException ex) {
-				result.completeExceptionally(ex);
+				batch.completeExceptionally(ex);
 			}
 		});
-		result.whenComplete((values, failure) -> {
-			if (result.isCancelled()) {
-				synchronized (written) {
-					written.forEach((command) -> command.cancel(true));
-				}
-			}
-		});
-		return result;
-	}
-
-	/**
-	 * Adds an {@code ASKING} to a batch and returns where its error reply lands. Replies on one connection arrive in
-	 * order, so the {@code ASKING}'s error is recorded before the reply of the command it precedes completes.
-	 * @param batch the batch the command for which {@code ASKING} is sent follows in
-	 * @return the server's error line for the {@code ASKING}, {@code null} while none came
-	 */
-	private static AtomicReference<@Nullable String> askingFor(List<RedisCommand<byte[], byte[], ?>> batch) {
-		AtomicReference<@Nullable String> refusal = new AtomicReference<>();
-		AsyncCommand<byte[], byte[], String> asking = new AsyncCommand<>(
-				new Command<>(CommandType.ASKING, new StatusOutput<>(CODEC)));
-		asking.whenComplete((ok, error) -> {
-			if (error instanceof RedisCommandExecutionException) {
-				refusal.set(String.valueOf(error.getMessage()));
-			}
-		});
-		batch.add(asking);
-		return refusal;
+		return batch;
 	}
 
 	/**
@@ -242,46 +174,6 @@ final class LettuceNodeTransport implements NodeTransport {
 			}
 		}
 		return true;
-	}
-
-	/**
-	 * Writes a batch past Lettuce's per-command timeout timers ({@link CommandExpiryWriter}, on when the client's
-	 * {@code TimeoutOptions} are, as Spring Boot sets them): the engine bounds the whole call with its own timeout and
-	 * cancels what is still in flight, so a timer per command would only cost (one per slot, 1,000 per call of 1,000
-	 * random keys).
-	 * @param node the node connection
-	 * @param batch the commands, in order
-	 */
-	static void write(StatefulRedisConnection<byte[], byte[]> node, List<RedisCommand<byte[], byte[], ?>> batch) {
-		if (node instanceof RedisChannelHandler<?, ?> handler
-				&& handler.getChannelWriter() instanceof CommandExpiryWriter expiry) {
-			expiry.getDelegate().write(batch);
-		}
-		else {
-			node.dispatch(batch);
-		}
-	}
-
-	private static AsyncCommand<byte[], byte[], ?> command(Request request) {
-		MultiKeyCommand command = request.command();
-		CommandArgs<byte[], byte[]> args = new CommandArgs<>(CODEC);
-		byte[][] arguments = request.args();
-		if (command.withValues()) {
-			for (int i = 0; i < arguments.length; i += 2) {
-				args.addKey(arguments[i]).addValue(arguments[i + 1]);
-			}
-		}
-		else {
-			for (byte[] key : arguments) {
-				args.addKey(key);
-			}
-		}
-		CommandOutput<byte[], byte[], ?> output = switch (command.reply()) {
-			case VALUES -> new ValueListOutput<>(CODEC);
-			case STATUS -> new StatusOutput<>(CODEC);
-			case INTEGER -> new IntegerOutput<>(CODEC);
-		};
-		return new AsyncCommand<>(new Command<>(COMMAND_TYPES.get(command), output, args));
 	}
 
 	private static Map<MultiKeyCommand, CommandType> commandTypes() {
