@@ -8,8 +8,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.protocol.ConnectionIntent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -132,9 +134,14 @@ public final class LettuceClusterPrewarmer {
 			if (!master && !includeReplicas) {
 				continue;
 			}
-			String key = node.getUri().getHost() + ":" + node.getUri().getPort();
+			RedisURI uri = node.getUri();
+			String key = uri.getHost() + ":" + uri.getPort();
 			try {
-				connection.getConnection(node.getNodeId());
+				// The connections commands are routed over: Lettuce's slot routing (and Slotwise's engine) keys node
+				// connections by host and port, a master's as WRITE and a replica's as READ (opened with READONLY);
+				// connections asked for by node id are others, which no routed command uses.
+				connection.getConnection(uri.getHost(), uri.getPort(),
+						master ? ConnectionIntent.WRITE : ConnectionIntent.READ);
 				warmed.add(key);
 			}
 			catch (RuntimeException ex) {
