@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
@@ -38,14 +39,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the other masters answered, the pause ends, and that master's connection completes with nothing written on it.
  * The first three tests were checked to fail with {@code Mono.fromFuture(..., true)} (cancellation suppressed) in
  * {@link LettuceReactiveMultiKey}: the paused master then executed the call's batch (some 100 {@code MGET}s or
- * {@code MSET}s) after the pause, and the call was counted as a success. The last one cancels a call whose batch was written already, and
- * requires that its late replies do not reach the next call on the same connections.
+ * {@code MSET}s) after the pause, and the call was counted as a success. The last one cancels a call whose batch was
+ * written already, and requires that its late replies do not reach the next call on the same connections (it passes
+ * with the cancellation suppressed too: it guards against mixed-up replies, not unsent batches).
  */
 @WithRedisCluster
 class ReactiveCancellationIntegrationTests {
 
-	/** Far below the call's 2 s timeout, so that an uncancelled call would still write its batch after the pause. */
-	private static final long PAUSE_MILLIS = 1000;
+	/**
+	 * Long enough for the other masters to answer on a busy machine before the cancel, and far enough below the
+	 * call's 5 s timeout that an uncancelled call would still write its batch after the pause.
+	 */
+	private static final long PAUSE_MILLIS = 1500;
 
 	private static final int KEYS = 300;
 
@@ -61,7 +66,7 @@ class ReactiveCancellationIntegrationTests {
 				.as("the connection to the paused master completed after the pause")
 				.isPositive();
 			assertThat(cluster.commandCalls(cancelled.paused(), "mget")).isZero();
-			for (RedisNode other : others(cluster, cancelled.paused())) {
+			for (RedisNode other : cancelled.others()) {
 				assertThat(cluster.commandCalls(other, "mget")).as("%s", other).isPositive();
 			}
 		});
@@ -78,7 +83,7 @@ class ReactiveCancellationIntegrationTests {
 					(reactive) -> reactive.stringCommands().mSet(tuples));
 			assertThat(cluster.commandCalls(cancelled.paused(), "mset")).isZero();
 			assertThat(cluster.withAdmin(cancelled.paused(), Jedis::dbSize)).isZero();
-			for (RedisNode other : others(cluster, cancelled.paused())) {
+			for (RedisNode other : cancelled.others()) {
 				assertThat(cluster.withAdmin(other, Jedis::dbSize)).as("%s", other).isPositive();
 			}
 		});
@@ -107,19 +112,23 @@ class ReactiveCancellationIntegrationTests {
 					(jedis) -> jedis.set(key, value));
 			expected.add(ByteBuffer.wrap(value));
 		}
-		// Pre-warmed: the cancelled batch is written to the paused master and its replies come after the cancel, on
-		// the connection the next call uses, where they must not be taken for that call's.
+		// The cancelled batch is written to the paused master and its replies come after the cancel, on the
+		// connection the next call uses, where they must not be taken for that call's.
 		MultiKeyTestSupport.runner("lettuce", cluster).run((context) -> {
 			assertThat(context).hasNotFailed();
 			ReactiveRedisClusterConnection reactive = context.getBean(ReactiveRedisConnectionFactory.class)
 				.getReactiveClusterConnection();
 			try {
+				// Opens the node connections the engine writes to (pre-warm opens Lettuce's, keyed by node id).
+				assertThat(reactive.stringCommands().mGet(buffers(keys)).block(WAIT)).isEqualTo(expected);
 				RedisNode paused = cluster.masters().get(0);
+				List<RedisNode> others = others(cluster, paused);
 				cluster.resetStats();
 				cluster.withAdmin(paused, (jedis) -> jedis.clientPause(PAUSE_MILLIS));
 				Disposable subscription = reactive.stringCommands().mGet(buffers(keys)).subscribe();
-				assertThat(MultiKeyTestSupport.eventually(() -> others(cluster, paused).stream()
-					.allMatch((other) -> cluster.commandCalls(other, "mget") > 0))).isTrue();
+				assertThat(MultiKeyTestSupport.eventually(
+						() -> others.stream().allMatch((other) -> cluster.commandCalls(other, "mget") > 0)))
+					.isTrue();
 				// Time for the paused master's batch to leave the event loop: Lettuce drops a command cancelled
 				// before it is written, and this test is about replies to commands cancelled after.
 				Thread.sleep(200);
@@ -152,16 +161,22 @@ class ReactiveCancellationIntegrationTests {
 			.filter((master) -> cluster.countClients(master, MultiKeyTestSupport.CLIENT_NAME) == 0)
 			.findFirst()
 			.orElseThrow(() -> new AssertionError("Every master has a connection of the application already"));
+		// Read before the pause: the roles come from CLUSTER NODES, which the paused master would hold too.
+		List<RedisNode> others = others(cluster, paused);
 		cluster.resetStats();
+		long pausedAt = System.nanoTime();
 		cluster.withAdmin(paused, (jedis) -> jedis.clientPause(PAUSE_MILLIS));
 		List<Object> signals = new ArrayList<>();
 		try {
 			Disposable subscription = call.apply(reactive)
 				.subscribe(signals::add, signals::add, () -> signals.add("complete"));
-			boolean othersAnswered = MultiKeyTestSupport.eventually(() -> others(cluster, paused).stream()
-				.allMatch((other) -> cluster.commandCalls(other, command) > 0));
+			boolean othersAnswered = MultiKeyTestSupport.eventually(
+					() -> others.stream().allMatch((other) -> cluster.commandCalls(other, command) > 0));
 			subscription.dispose();
+			long cancelledAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - pausedAt);
 			assertThat(othersAnswered).as("the other masters executed their %s", command).isTrue();
+			// Otherwise the connection could have opened, and the batch gone out, before the cancel.
+			assertThat(cancelledAfter).as("cancelled while the master was paused").isLessThan(PAUSE_MILLIS - 300);
 			// Held until the pause ends, like the connection's handshake; the sleep lets that connection complete
 			// (and write, were the batch not cancelled).
 			cluster.withAdmin(paused, Jedis::ping);
@@ -170,7 +185,7 @@ class ReactiveCancellationIntegrationTests {
 		finally {
 			reactive.close();
 		}
-		return new Cancelled(paused, signals);
+		return new Cancelled(paused, others, signals);
 	}
 
 	private static List<RedisNode> others(RedisTestCluster cluster, RedisNode paused) {
@@ -195,15 +210,17 @@ class ReactiveCancellationIntegrationTests {
 		return MultiKeyTestSupport.runner("lettuce", cluster)
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-			.withPropertyValues("slotwise.pool.prewarm=false");
+			.withPropertyValues("slotwise.pool.prewarm=false", "spring.data.redis.timeout=5s",
+					"slotwise.multikey.timeout=5s");
 	}
 
 	/**
 	 * What a cancelled call left.
 	 * @param paused the master whose connection was opening when the call was cancelled
+	 * @param others the other masters
 	 * @param signals what the call emitted: values, errors, {@code "complete"}
 	 */
-	private record Cancelled(RedisNode paused, List<Object> signals) {
+	private record Cancelled(RedisNode paused, List<RedisNode> others, List<Object> signals) {
 	}
 
 }

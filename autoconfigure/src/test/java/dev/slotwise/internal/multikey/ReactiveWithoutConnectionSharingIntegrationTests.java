@@ -65,10 +65,10 @@ class ReactiveWithoutConnectionSharingIntegrationTests {
 			assertThat(onEngine(registry, "exists", () -> reactive.countExistingKeys(keys)))
 				.isEqualTo(imperative.countExistingKeys(keys))
 				.isEqualTo(1000);
-			assertThat(onEngine(registry, "del", () -> reactive.delete(keys.subList(0, 500).toArray(new String[0]))))
-				.isEqualTo(500);
-			assertThat(onEngine(registry, "unlink", () -> reactive.unlink(keys.subList(500, 1001).toArray(new String[0]))))
-				.isEqualTo(500);
+			String[] deleted = keys.subList(0, 500).toArray(new String[0]);
+			String[] unlinked = keys.subList(500, 1001).toArray(new String[0]);
+			assertThat(onEngine(registry, "del", () -> reactive.delete(deleted))).isEqualTo(500);
+			assertThat(onEngine(registry, "unlink", () -> reactive.unlink(unlinked))).isEqualTo(500);
 			assertThat(imperative.countExistingKeys(keys)).isZero();
 		});
 	}
