@@ -13,6 +13,8 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.resource.ClientResources;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -77,6 +79,13 @@ public class SlotwiseLettuceConnectionFactory extends SlotwiseReactiveLettuceCon
 	private volatile @Nullable LettuceConnectionProvider connectionProvider;
 
 	private volatile @Nullable AbstractRedisClient connectionProviderForClient;
+
+	private final Object ownConnectionLock = new Object();
+
+	/** Opens the factory's own cluster connection: Spring Data Redis's unpooled provider of the running client. */
+	private @Nullable LettuceConnectionProvider ownConnectionProvider;
+
+	private @Nullable StatefulRedisClusterConnection<byte[], byte[]> ownConnection;
 
 	/**
 	 * Creates a factory for a cluster.
@@ -150,6 +159,37 @@ public class SlotwiseLettuceConnectionFactory extends SlotwiseReactiveLettuceCon
 	 */
 	public @Nullable StatefulRedisClusterConnection<byte[], byte[]> getOrCreateSharedClusterConnection() {
 		return getSharedClusterConnection();
+	}
+
+	/**
+	 * Returns a native cluster connection for work that runs beside the application's connections, such as
+	 * Slotwise's reactive multi-key calls: the shared connection when connection sharing is on; otherwise one
+	 * connection the factory opens on first use, with the settings of its dedicated connections (without taking one
+	 * from their pool), and closes when it stops.
+	 * @return the connection
+	 * @throws IllegalStateException when the factory is not running
+	 */
+	public StatefulRedisClusterConnection<byte[], byte[]> getOrCreateNativeClusterConnection() {
+		StatefulRedisClusterConnection<byte[], byte[]> shared = getSharedClusterConnection();
+		if (shared != null) {
+			return shared;
+		}
+		synchronized (this.ownConnectionLock) {
+			StatefulRedisClusterConnection<byte[], byte[]> connection = this.ownConnection;
+			if (connection == null) {
+				LettuceConnectionProvider provider = this.ownConnectionProvider;
+				Assert.state(isRunning() && provider != null, "The connection factory is not running");
+				connection = openClusterConnection(provider);
+				this.ownConnection = connection;
+			}
+			return connection;
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static StatefulRedisClusterConnection<byte[], byte[]> openClusterConnection(
+			LettuceConnectionProvider provider) {
+		return provider.getConnection(StatefulRedisClusterConnection.class);
 	}
 
 	/**
@@ -239,6 +279,35 @@ public class SlotwiseLettuceConnectionFactory extends SlotwiseReactiveLettuceCon
 					+ ", started listeners from " + this.startedListeners.contributors());
 		}
 		super.afterPropertiesSet();
+	}
+
+	@Override
+	protected LettuceConnectionProvider doCreateConnectionProvider(AbstractRedisClient client, RedisCodec<?, ?> codec) {
+		LettuceConnectionProvider provider = super.doCreateConnectionProvider(client, codec);
+		// Spring Data Redis creates one per codec and start, then wraps it in its pool: the unpooled one opens the
+		// factory's own long-lived connection without holding one of the pool's.
+		if (codec instanceof ByteArrayCodec) {
+			synchronized (this.ownConnectionLock) {
+				this.ownConnectionProvider = provider;
+			}
+		}
+		return provider;
+	}
+
+	@Override
+	public void stop() {
+		// Not left to the client's shutdown (which closes it too): forgetting it is what makes a restarted factory
+		// open a new one instead of handing out a closed one.
+		StatefulRedisClusterConnection<byte[], byte[]> connection;
+		synchronized (this.ownConnectionLock) {
+			connection = this.ownConnection;
+			this.ownConnection = null;
+			this.ownConnectionProvider = null;
+		}
+		if (connection != null) {
+			connection.close();
+		}
+		super.stop();
 	}
 
 	@Override

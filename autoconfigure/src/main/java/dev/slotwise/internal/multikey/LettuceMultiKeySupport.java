@@ -9,7 +9,6 @@ import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 
 /**
  * Puts slot-aware parallel multi-key commands into a {@link SlotwiseLettuceConnectionFactory}.
@@ -64,15 +63,11 @@ public final class LettuceMultiKeySupport {
 						(connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, asking, invalidate),
 								settings, observer));
 			});
-			// Reactive calls share the imperative path's native connection, ASK connection and partition refresh.
-			factory.setReactiveMultiKeyRouter(new LettuceReactiveMultiKey(() -> {
-				StatefulRedisClusterConnection<byte[], byte[]> shared = factory.getOrCreateSharedClusterConnection();
-				if (shared == null) {
-					throw new IllegalStateException("Reactive multi-key calls need the shared native connection");
-				}
-				return shared;
-			}, (connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, asking, refresher::refresh),
-					settings, observer)));
+			// Reactive calls share the imperative path's native connection (or, with sharing off, run over one of the
+			// factory's own), ASK connection and partition refresh.
+			factory.setReactiveMultiKeyRouter(new LettuceReactiveMultiKey(factory::getOrCreateNativeClusterConnection,
+					(connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, asking, refresher::refresh),
+							settings, observer)));
 		};
 	}
 

@@ -29,7 +29,8 @@ final class LettuceReactiveMultiKey implements MultiKeyRouter {
 	private volatile @Nullable Engine current;
 
 	/**
-	 * @param connection supplies the factory's shared native cluster connection (the one the imperative path uses)
+	 * @param connection supplies the native cluster connection the calls run over: the factory's shared one (the one
+	 * the imperative path uses), or one of the factory's own when connection sharing is off
 	 * @param engines creates an engine over a connection
 	 */
 	LettuceReactiveMultiKey(Supplier<StatefulRedisClusterConnection<byte[], byte[]>> connection,
@@ -96,7 +97,7 @@ final class LettuceReactiveMultiKey implements MultiKeyRouter {
 	}
 
 	/**
-	 * The engine over the factory's current shared connection, created again when the factory restarted.
+	 * The engine over the factory's current native connection, created again when the factory restarted.
 	 */
 	private MultiKeyEngine engine() {
 		StatefulRedisClusterConnection<byte[], byte[]> connection = this.connection.get();

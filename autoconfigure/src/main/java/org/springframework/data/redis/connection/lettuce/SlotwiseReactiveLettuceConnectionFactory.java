@@ -24,9 +24,11 @@ import org.springframework.util.Assert;
  * The one place where Slotwise reaches into Spring Data Redis's Lettuce package: its reactive cluster connection and
  * command classes are package-private, and {@link LettuceConnectionFactory#getReactiveClusterConnection()} returns
  * that package-private type, so a subclass that routes cross-slot reactive {@code mGet}, {@code mSet}, {@code del},
- * {@code unlink} and {@code exists} to Slotwise's engine can only be created from here.
+ * {@code unlink} and {@code exists} to Slotwise's engine can only be created from here. With connection sharing off,
+ * the reactive connections use dedicated connections as Spring Data Redis's do, and the router runs its calls over a
+ * connection of its own.
  * <p>
- * Without a {@link MultiKeyRouter} (or with connection sharing off) everything is exactly Spring Data Redis's.
+ * Without a {@link MultiKeyRouter} everything is exactly Spring Data Redis's.
  */
 public abstract class SlotwiseReactiveLettuceConnectionFactory extends LettuceConnectionFactory {
 
@@ -53,11 +55,11 @@ public abstract class SlotwiseReactiveLettuceConnectionFactory extends LettuceCo
 	}
 
 	@Override
-	protected LettuceConnectionProvider doCreateConnectionProvider(AbstractRedisClient client, RedisCodec<?, ?> codec) {
-		LettuceConnectionProvider provider = super.doCreateConnectionProvider(client, codec);
-		// Spring Data Redis keeps the reactive connections' provider private; it creates it here, once per start,
-		// and stays the one that closes it. (Its exception-translating wrapper is private too; the reactive
-		// connection translates connection failures itself.)
+	LettuceConnectionProvider createConnectionProvider(AbstractRedisClient client, RedisCodec<?, ?> codec) {
+		LettuceConnectionProvider provider = super.createConnectionProvider(client, codec);
+		// Spring Data Redis keeps the reactive connections' provider private; it creates it here (pooling when the
+		// client configuration pools), once per start, and stays the one that closes it. Its exception-translating
+		// wrapper is private too; the reactive connection translates connection failures itself.
 		if (codec == LettuceReactiveRedisConnection.CODEC) {
 			this.reactiveProvider = provider;
 		}
@@ -68,9 +70,11 @@ public abstract class SlotwiseReactiveLettuceConnectionFactory extends LettuceCo
 	public LettuceReactiveRedisClusterConnection getReactiveClusterConnection() {
 		MultiKeyRouter router = this.reactiveMultiKeyRouter;
 		LettuceConnectionProvider provider = this.reactiveProvider;
-		if (router == null || provider == null || !getShareNativeConnection()
-				|| !(getNativeClient() instanceof RedisClusterClient client)) {
+		if (router == null || provider == null || !(getNativeClient() instanceof RedisClusterClient client)) {
 			return super.getReactiveClusterConnection();
+		}
+		if (!getShareNativeConnection()) {
+			return new RoutingConnection(provider, client, router);
 		}
 		StatefulConnection<ByteBuffer, ByteBuffer> shared = getSharedReactiveConnection();
 		if (shared == null) {
@@ -133,6 +137,14 @@ public abstract class SlotwiseReactiveLettuceConnectionFactory extends LettuceCo
 		RoutingConnection(StatefulConnection<ByteBuffer, ByteBuffer> shared, LettuceConnectionProvider provider,
 				RedisClusterClient client, MultiKeyRouter router) {
 			super(shared, provider, client);
+			this.router = router;
+		}
+
+		/**
+		 * A connection whose commands other than the routed ones go over a dedicated connection, when sharing is off.
+		 */
+		RoutingConnection(LettuceConnectionProvider provider, RedisClusterClient client, MultiKeyRouter router) {
+			super(provider, client);
 			this.router = router;
 		}
 
