@@ -1,7 +1,6 @@
 package dev.slotwise.internal.multikey;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -35,8 +34,6 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 
 	private static final ByteArrayCodec CODEC = ByteArrayCodec.INSTANCE;
 
-	private static final byte[] CRLF = { '\r', '\n' };
-
 	private static final AtomicIntegerFieldUpdater<LettuceBatchCommand> STATE = AtomicIntegerFieldUpdater
 		.newUpdater(LettuceBatchCommand.class, "state");
 
@@ -53,9 +50,10 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 
 	private final CommandType type;
 
-	private final byte[] name;
-
 	private final byte[][] args;
+
+	/** The command as the server reads it, encoded on the calling thread rather than on Lettuce's event loop. */
+	private final byte[] encoded;
 
 	private final @Nullable LettuceBatchCommand asking;
 
@@ -71,8 +69,8 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 		this.batch = batch;
 		this.index = index;
 		this.type = type;
-		this.name = type.getBytes();
 		this.args = args;
+		this.encoded = encode(type.getBytes(), args);
 		this.output = output;
 		this.asking = asking;
 	}
@@ -203,22 +201,12 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 	}
 
 	/**
-	 * Writes the command as a RESP array of bulk strings in one pass, sized first.
+	 * Writes the command's bytes, encoded when it was created: the event loop, which serves several nodes, only
+	 * copies them.
 	 */
 	@Override
 	public void encode(ByteBuf buf) {
-		int size = 1 + digits(this.args.length + 1) + 2 + bulkSize(this.name);
-		for (byte[] arg : this.args) {
-			size += bulkSize(arg);
-		}
-		buf.ensureWritable(size);
-		buf.writeByte('*');
-		writeNumber(buf, this.args.length + 1);
-		buf.writeBytes(CRLF);
-		writeBulk(buf, this.name);
-		for (byte[] arg : this.args) {
-			writeBulk(buf, arg);
-		}
+		buf.writeBytes(this.encoded);
 	}
 
 	@Override
@@ -226,16 +214,37 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 		return this.type + " (" + this.args.length + " arguments)";
 	}
 
+	/**
+	 * Encodes a command as a RESP array of bulk strings, sized first so that nothing is copied twice.
+	 */
+	static byte[] encode(byte[] name, byte[][] args) {
+		int size = 1 + digits(args.length + 1) + 2 + bulkSize(name);
+		for (byte[] arg : args) {
+			size += bulkSize(arg);
+		}
+		byte[] out = new byte[size];
+		int at = 0;
+		out[at++] = '*';
+		at = writeNumber(out, at, args.length + 1);
+		at = writeBulk(out, at, name);
+		for (byte[] arg : args) {
+			at = writeBulk(out, at, arg);
+		}
+		return out;
+	}
+
 	private static int bulkSize(byte[] value) {
 		return 1 + digits(value.length) + 2 + value.length + 2;
 	}
 
-	private static void writeBulk(ByteBuf buf, byte[] value) {
-		buf.writeByte('$');
-		writeNumber(buf, value.length);
-		buf.writeBytes(CRLF);
-		buf.writeBytes(value);
-		buf.writeBytes(CRLF);
+	private static int writeBulk(byte[] out, int at, byte[] value) {
+		out[at++] = '$';
+		at = writeNumber(out, at, value.length);
+		System.arraycopy(value, 0, out, at, value.length);
+		at += value.length;
+		out[at++] = '\r';
+		out[at++] = '\n';
+		return at;
 	}
 
 	private static int digits(int value) {
@@ -246,12 +255,19 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 		return digits;
 	}
 
-	private static void writeNumber(ByteBuf buf, int value) {
-		if (value < 10) {
-			buf.writeByte('0' + value);
-			return;
+	/**
+	 * Writes a non-negative number in decimal followed by CRLF.
+	 */
+	private static int writeNumber(byte[] out, int at, int value) {
+		int end = at + digits(value);
+		int rest = value;
+		for (int i = end - 1; i >= at; i--) {
+			out[i] = (byte) ('0' + rest % 10);
+			rest /= 10;
 		}
-		buf.writeCharSequence(Integer.toString(value), StandardCharsets.US_ASCII);
+		out[end] = '\r';
+		out[end + 1] = '\n';
+		return end + 2;
 	}
 
 	/**
