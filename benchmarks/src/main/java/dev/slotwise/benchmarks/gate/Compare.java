@@ -1,12 +1,17 @@
 package dev.slotwise.benchmarks.gate;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 
 /**
  * The benchmark gate: compares a candidate run with a baseline run, benchmark by benchmark and parameter by
@@ -63,12 +68,50 @@ public final class Compare {
 			Map<String, Row> candidate = ResultFiles.read(options.candidate());
 			Report report = compare(baseline, candidate, options);
 			out.printf("Comparing %s (baseline) with %s (candidate)%n", options.baseline(), options.candidate());
+			machineWarning(options.baseline(), options.candidate()).ifPresent(out::println);
 			report.print(out, options);
 			return report.regressions() > 0 ? 1 : 0;
 		}
 		catch (BadInputException ex) {
 			err.println("compare: " + ex.getMessage());
 			return 2;
+		}
+	}
+
+	/**
+	 * Warns when two run folders name different processors or core counts in their {@code machine.json}: the
+	 * in-run ratio absorbs a uniformly slower machine, but not a processor that favours one client's way of working
+	 * over another's (the full runs of 2026-11-23 and 2026-11-25, on two processor models, moved Spring Data over Jedis
+	 * against Spring Data over Lettuce, no Slotwise code on either side, by up to 41%).
+	 * @param baseline the baseline file or folder
+	 * @param candidate the candidate file or folder
+	 * @return the warning, empty when both folders name the same machine or either does not say
+	 */
+	static Optional<String> machineWarning(Path baseline, Path candidate) {
+		Optional<String> before = machineOf(baseline);
+		Optional<String> after = machineOf(candidate);
+		if (before.isEmpty() || after.isEmpty() || before.get().equals(after.get())) {
+			return Optional.empty();
+		}
+		return Optional.of("WARNING: the runs were made on different machines (baseline: " + before.get()
+				+ "; candidate: " + after.get() + "). Ratios between different clients move with the processor: "
+				+ "a verdict below may be the machine's, not the code's. Compare runs of one machine.");
+	}
+
+	private static Optional<String> machineOf(Path run) {
+		Path file = run.resolve("machine.json");
+		if (!Files.isDirectory(run) || !Files.isReadable(file)) {
+			return Optional.empty();
+		}
+		try {
+			JsonObject machine = JsonParser.parseString(Files.readString(file)).getAsJsonObject();
+			if (!machine.has("cpu") || !machine.has("cores")) {
+				return Optional.empty();
+			}
+			return Optional.of(machine.get("cores").getAsString() + " cores, " + machine.get("cpu").getAsString());
+		}
+		catch (IOException | RuntimeException ex) {
+			return Optional.empty();
 		}
 	}
 

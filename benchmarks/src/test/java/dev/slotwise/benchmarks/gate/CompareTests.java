@@ -143,6 +143,22 @@ class CompareTests {
 	}
 
 	@Test
+	void runsOfDifferentMachinesAreFlagged() throws IOException {
+		Path baseline = Files.createDirectories(this.dir.resolve("base-run"));
+		Path candidate = Files.createDirectories(this.dir.resolve("cand-run"));
+		steady().write(baseline.resolve("multiget.json"));
+		steady().write(candidate.resolve("multiget.json"));
+		Files.writeString(baseline.resolve("machine.json"), "{\"cores\": 2, \"cpu\": \"AMD EPYC\"}");
+		Files.writeString(candidate.resolve("machine.json"), "{\"cores\": 2, \"cpu\": \"Intel(R) Xeon(R)\"}");
+		assertThat(run(baseline, candidate)).isZero();
+		assertThat(output()).contains("WARNING: the runs were made on different machines (baseline: 2 cores, AMD EPYC; "
+				+ "candidate: 2 cores, Intel(R) Xeon(R))");
+		Files.writeString(candidate.resolve("machine.json"), "{\"cores\": 2, \"cpu\": \"AMD EPYC\"}");
+		run(baseline, candidate);
+		assertThat(output()).doesNotContain("WARNING");
+	}
+
+	@Test
 	void unstableBaselineIsReportedNotGated() throws IOException {
 		Path baseline = new Jmh().add(THROUGHPUT, "thrpt", SDR, 990, 1010, 1000, 995, 1005)
 			.add(THROUGHPUT, "thrpt", SLOTWISE, 1000, 7000, 4000, 2000, 6000)
