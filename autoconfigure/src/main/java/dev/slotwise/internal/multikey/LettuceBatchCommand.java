@@ -23,8 +23,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One command of a node batch on a Lettuce node connection, lighter than Lettuce's own {@code AsyncCommand}: no
- * future, no {@link CommandArgs}, no per-command callback. It encodes its arguments straight into Netty's buffer and,
- * when its reply is decoded, puts the reply into its {@link Batch}'s slot; the batch is the one future of the node
+ * future, no {@link CommandArgs}, no per-command callback. It is encoded once, on the thread that creates it (Lettuce's
+ * event loop only copies the bytes), and, when its reply is decoded, puts the reply into its {@link Batch}'s slot; the batch is the one future of the node
  * batch, completed when its last command is answered.
  * <p>
  * A command whose batch has ended (completed, failed, or cancelled because its call ended) reports itself done, so
@@ -217,7 +217,7 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 	/**
 	 * Encodes a command as a RESP array of bulk strings, sized first so that nothing is copied twice.
 	 */
-	static byte[] encode(byte[] name, byte[][] args) {
+	private static byte[] encode(byte[] name, byte[][] args) {
 		int size = 1 + digits(args.length + 1) + 2 + bulkSize(name);
 		for (byte[] arg : args) {
 			size += bulkSize(arg);

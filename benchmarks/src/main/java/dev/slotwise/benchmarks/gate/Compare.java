@@ -10,9 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-
 /**
  * The benchmark gate: compares a candidate run with a baseline run, benchmark by benchmark and parameter by
  * parameter, and exits 1 when something regressed, 0 otherwise, 2 on input it cannot judge.
@@ -99,18 +96,15 @@ public final class Compare {
 	}
 
 	private static Optional<String> machineOf(Path run) {
-		Path file = run.resolve("machine.json");
-		if (!Files.isDirectory(run) || !Files.isReadable(file)) {
+		if (!Files.isDirectory(run)) {
 			return Optional.empty();
 		}
 		try {
-			JsonObject machine = JsonParser.parseString(Files.readString(file)).getAsJsonObject();
-			if (!machine.has("cpu") || !machine.has("cores")) {
-				return Optional.empty();
-			}
-			return Optional.of(machine.get("cores").getAsString() + " cores, " + machine.get("cpu").getAsString());
+			return Summary.machine(run)
+				.filter((machine) -> machine.has("cpu") && machine.has("cores"))
+				.map((machine) -> machine.get("cores").getAsString() + " cores, " + machine.get("cpu").getAsString());
 		}
-		catch (IOException | RuntimeException ex) {
+		catch (IOException ex) {
 			return Optional.empty();
 		}
 	}

@@ -141,7 +141,13 @@ public final class Summary {
 		return Double.isFinite(relative) ? String.format(Locale.ROOT, "%.1f%%", relative * 100) : "?";
 	}
 
-	private static Optional<JsonObject> machine(Path folder) throws IOException {
+	/**
+	 * Reads a run folder's {@code machine.json}.
+	 * @param folder the run folder
+	 * @return its contents, empty when it has none or it is not a JSON object
+	 * @throws IOException when it exists but cannot be read
+	 */
+	static Optional<JsonObject> machine(Path folder) throws IOException {
 		Path file = folder.resolve("machine.json");
 		if (!Files.exists(file)) {
 			return Optional.empty();
