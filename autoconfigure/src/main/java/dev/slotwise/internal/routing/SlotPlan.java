@@ -1,7 +1,6 @@
 package dev.slotwise.internal.routing;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -10,6 +9,11 @@ import java.util.List;
  * @param groups one group per distinct slot, in ascending slot order
  */
 public record SlotPlan(List<SlotGroup> groups) {
+
+	/** Slots have 14 bits: two stable counting passes of 7 bits each order them, with 128 counters per pass. */
+	private static final int DIGIT_BITS = 7;
+
+	private static final int DIGIT_MASK = (1 << DIGIT_BITS) - 1;
 
 	/**
 	 * Copies the group list.
@@ -29,32 +33,64 @@ public record SlotPlan(List<SlotGroup> groups) {
 		if (keys == null) {
 			throw new IllegalArgumentException("'keys' must not be null");
 		}
-		// Sorting (slot, position) pairs costs O(n log n) but allocates only O(n); a 16384-entry table per call
-		// would cost more for the small calls that dominate.
-		long[] packed = new long[keys.length];
-		for (int i = 0; i < keys.length; i++) {
+		int count = keys.length;
+		int[] slots = new int[count];
+		for (int i = 0; i < count; i++) {
 			if (keys[i] == null) {
 				throw new IllegalArgumentException("'keys' must not contain null elements, found one at index " + i);
 			}
-			packed[i] = ((long) SlotHash.slot(keys[i]) << 32) | i;
+			slots[i] = SlotHash.slot(keys[i]);
 		}
-		Arrays.sort(packed);
-		List<SlotGroup> groups = new ArrayList<>();
+		// A least-significant-digit radix sort of the positions by slot: linear in the keys, two small counter
+		// tables instead of a comparison sort (O(n log n)) or one 16384-entry table per call (a fixed cost that
+		// small calls would pay). Both passes are stable, so positions stay ascending within a slot.
+		int[] byLowDigit = new int[count];
+		int[] offsets = new int[DIGIT_MASK + 2];
+		for (int slot : slots) {
+			offsets[(slot & DIGIT_MASK) + 1]++;
+		}
+		prefixSums(offsets);
+		for (int i = 0; i < count; i++) {
+			byLowDigit[offsets[slots[i] & DIGIT_MASK]++] = i;
+		}
+		int[] order = new int[count];
+		offsets = new int[DIGIT_MASK + 2];
+		for (int slot : slots) {
+			offsets[(slot >>> DIGIT_BITS) + 1]++;
+		}
+		prefixSums(offsets);
+		int distinct = 0;
+		int previous = -1;
+		for (int position : byLowDigit) {
+			int slot = slots[position];
+			order[offsets[slot >>> DIGIT_BITS]++] = position;
+		}
+		for (int position : order) {
+			if (slots[position] != previous) {
+				distinct++;
+				previous = slots[position];
+			}
+		}
+		List<SlotGroup> groups = new ArrayList<>(distinct);
 		int from = 0;
-		while (from < packed.length) {
-			int slot = (int) (packed[from] >>> 32);
+		while (from < count) {
+			int slot = slots[order[from]];
 			int to = from + 1;
-			while (to < packed.length && (int) (packed[to] >>> 32) == slot) {
+			while (to < count && slots[order[to]] == slot) {
 				to++;
 			}
 			int[] positions = new int[to - from];
-			for (int i = from; i < to; i++) {
-				positions[i - from] = (int) packed[i];
-			}
+			System.arraycopy(order, from, positions, 0, positions.length);
 			groups.add(new SlotGroup(slot, positions));
 			from = to;
 		}
 		return new SlotPlan(groups);
+	}
+
+	private static void prefixSums(int[] offsets) {
+		for (int i = 1; i < offsets.length; i++) {
+			offsets[i] += offsets[i - 1];
+		}
 	}
 
 }

@@ -1,8 +1,11 @@
 package dev.slotwise.internal.routing;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +25,44 @@ class SlotPlanTests {
 		assertThat(tagged.positions()).containsExactly(0, 2, 4);
 		SlotGroup plain = plan.groups().stream().filter((g) -> g.slot() == SlotHash.slot(key("b"))).findFirst().get();
 		assertThat(plain.positions()).containsExactly(1, 3);
+	}
+
+	@Test
+	void groupsComeInAscendingSlotOrder() {
+		SlotPlan plan = SlotPlan.of(keys("z", "{a}", "y", "x", "{a}2", "w", "z"));
+		int[] slots = plan.groups().stream().mapToInt(SlotGroup::slot).toArray();
+		assertThat(slots).isSorted().doesNotHaveDuplicates();
+		assertThat(plan.groups().stream().mapToInt(SlotGroup::size).sum()).isEqualTo(7);
+	}
+
+	@Test
+	void noKeysMakeAnEmptyPlan() {
+		assertThat(SlotPlan.of(new byte[0][]).groups()).isEmpty();
+	}
+
+	@Test
+	void keysOfSlotsThatShareTheLowOrHighBitsStayApart() {
+		// Slots 0, 128 and 16383 share digits of the two counting passes pairwise; each must keep its own group.
+		byte[][] keys = new byte[][] { keyOfSlot(16383), keyOfSlot(128), keyOfSlot(0), keyOfSlot(128), keyOfSlot(0) };
+		SlotPlan plan = SlotPlan.of(keys);
+		assertThat(plan.groups()).extracting(SlotGroup::slot).containsExactly(0, 128, 16383);
+		assertThat(plan.groups().get(0).positions()).containsExactly(2, 4);
+		assertThat(plan.groups().get(1).positions()).containsExactly(1, 3);
+		assertThat(plan.groups().get(2).positions()).containsExactly(0);
+	}
+
+	@Test
+	void planMatchesAComparisonSortOfRandomKeys() {
+		Random random = new Random(19);
+		for (int size : new int[] { 1, 2, 7, 100, 1000, 20_000 }) {
+			byte[][] keys = new byte[size][];
+			for (int i = 0; i < size; i++) {
+				// A small keyspace makes duplicates and shared slots; some keys carry a hash tag.
+				int id = random.nextInt(Math.max(1, size / 2));
+				keys[i] = key((random.nextInt(4) == 0) ? "{tag" + (id % 7) + "}" + id : "key:" + id);
+			}
+			assertThat(describe(SlotPlan.of(keys))).as("%d keys", size).isEqualTo(describe(sortedPlan(keys)));
+		}
 	}
 
 	@Test
@@ -54,6 +95,48 @@ class SlotPlanTests {
 		assertThat(table.owner(5)).isEqualTo(node);
 		assertThat(table.owner(6)).isNull();
 		assertThat(table.owner(0)).isEqualTo(node);
+	}
+
+	/** The planner before issue 19: sort (slot, position) pairs, then cut runs of one slot. */
+	private static List<SlotGroup> sortedPlan(byte[][] keys) {
+		long[] packed = new long[keys.length];
+		for (int i = 0; i < keys.length; i++) {
+			packed[i] = ((long) SlotHash.slot(keys[i]) << 32) | i;
+		}
+		Arrays.sort(packed);
+		List<SlotGroup> groups = new ArrayList<>();
+		int from = 0;
+		while (from < packed.length) {
+			int slot = (int) (packed[from] >>> 32);
+			int to = from;
+			while (to < packed.length && (int) (packed[to] >>> 32) == slot) {
+				to++;
+			}
+			int[] positions = new int[to - from];
+			for (int i = from; i < to; i++) {
+				positions[i - from] = (int) packed[i];
+			}
+			groups.add(new SlotGroup(slot, positions));
+			from = to;
+		}
+		return groups;
+	}
+
+	private static List<String> describe(SlotPlan plan) {
+		return describe(plan.groups());
+	}
+
+	private static List<String> describe(List<SlotGroup> groups) {
+		return groups.stream().map((g) -> g.slot() + "=" + Arrays.toString(g.positions())).toList();
+	}
+
+	private static byte[] keyOfSlot(int slot) {
+		for (int i = 0;; i++) {
+			byte[] key = key("k" + i);
+			if (SlotHash.slot(key) == slot) {
+				return key;
+			}
+		}
 	}
 
 	private static byte[][] keys(String... keys) {
