@@ -23,8 +23,10 @@ import java.util.Optional;
  * <p>
  * The gate acts on the ratios by default: a busier or slower machine slows the baseline and Slotwise alike and
  * leaves their ratio in place, while a slowdown of Slotwise's own code moves the ratio. Absolute changes are
- * reported, and gated only with {@code --gate absolute} or {@code --gate both} (same machine, same load), or for a
- * benchmark class that has no in-run baseline.
+ * reported, and gated only with {@code --gate absolute} or {@code --gate both} (same machine, same load), for a
+ * benchmark class that has no in-run baseline, or for a row whose in-run baseline did not run in both runs (a run of
+ * only the Slotwise targets): such rows are gated on absolute speed, and refused (exit 2) when the two run folders'
+ * {@code machine.json} name different machines.
  * <p>
  * {@code java -cp benchmarks.jar dev.slotwise.benchmarks.gate.Compare [--threshold 0.10] [--unstable 0.25]
  * [--gate ratio|absolute|both] BASELINE CANDIDATE} with JMH JSON files or run folders.
@@ -64,6 +66,7 @@ public final class Compare {
 			Map<String, Row> baseline = ResultFiles.read(options.baseline());
 			Map<String, Row> candidate = ResultFiles.read(options.candidate());
 			Report report = compare(baseline, candidate, options);
+			refuseAcrossMachines(report, options);
 			out.printf("Comparing %s (baseline) with %s (candidate)%n", options.baseline(), options.candidate());
 			machineWarning(options.baseline(), options.candidate()).ifPresent(out::println);
 			report.print(out, options);
@@ -121,6 +124,7 @@ public final class Compare {
 		List<Line> lines = new ArrayList<>();
 		List<String> missing = new ArrayList<>();
 		List<String> added = new ArrayList<>();
+		List<String> withoutBaseline = new ArrayList<>();
 		for (Row base : baseline.values()) {
 			Row cand = candidate.get(base.key());
 			if (cand == null) {
@@ -130,14 +134,22 @@ public final class Compare {
 			boolean hasBaseline = Baselines.of(base).isPresent();
 			Optional<Row> baseRef = Baselines.baselineRow(base, baseline.values());
 			Optional<Row> candRef = Baselines.baselineRow(cand, candidate.values());
-			if (baseRef.isPresent() && candRef.isPresent()) {
+			boolean ratio = baseRef.isPresent() && candRef.isPresent();
+			if (ratio) {
 				Estimate before = Estimate.speedOf(base).divide(Estimate.speedOf(baseRef.get()));
 				Estimate after = Estimate.speedOf(cand).divide(Estimate.speedOf(candRef.get()));
 				boolean unstable = unstable(options, base, baseRef.get(), cand, candRef.get());
 				lines.add(judge(base.key() + " vs " + Baselines.describe(base), Kind.RATIO, before, after, "x",
 						unstable, options, options.gate() != Gate.ABSOLUTE));
 			}
-			boolean gateAbsolute = options.gate() != Gate.RATIO || !hasBaseline;
+			// A row whose class has an in-run baseline that did not run in both runs (a run of only the Slotwise
+			// targets) has no ratio: left ungated, a slowdown of every row would pass. Its absolute speed is gated
+			// instead, which is only meaningful between runs of one machine (checked by the caller).
+			boolean orphan = hasBaseline && !ratio && !Baselines.isBaseline(base);
+			if (orphan) {
+				withoutBaseline.add(base.key());
+			}
+			boolean gateAbsolute = options.gate() != Gate.RATIO || !hasBaseline || orphan;
 			lines.add(judge(base.key(), Kind.ABSOLUTE, Estimate.speedOf(base), Estimate.speedOf(cand), base.unit(),
 					unstable(options, base, cand), options, gateAbsolute).withValues(base.value(), cand.value()));
 		}
@@ -150,7 +162,32 @@ public final class Compare {
 			throw new BadInputException("No benchmark in common: the baseline has " + baseline.keySet()
 					+ ", the candidate " + candidate.keySet());
 		}
-		return new Report(lines, missing, added);
+		return new Report(lines, missing, added, withoutBaseline);
+	}
+
+	/**
+	 * Refuses a comparison that would gate rows on absolute speed across two different machines: rows whose in-run
+	 * baseline is missing have nothing else to be gated on, and an absolute speed measured on another processor
+	 * says nothing about the code.
+	 * @param report the comparison
+	 * @param options the gate's settings (and the two inputs, whose {@code machine.json} are read)
+	 * @throws BadInputException when rows without a baseline would be judged across machines
+	 */
+	static void refuseAcrossMachines(Report report, Options options) {
+		if (report.withoutBaseline().isEmpty() || options.gate() != Gate.RATIO) {
+			return;
+		}
+		Optional<String> before = machineOf(options.baseline());
+		Optional<String> after = machineOf(options.candidate());
+		if (before.isEmpty() || after.isEmpty() || before.get().equals(after.get())) {
+			return;
+		}
+		throw new BadInputException("Cannot gate " + report.withoutBaseline().size() + " row(s) whose in-run "
+				+ "baseline did not run in both runs (" + String.join("; ", report.withoutBaseline()) + "): without "
+				+ "a ratio only their absolute speed could be gated, and the runs come from different machines "
+				+ "(baseline: " + before.get() + "; candidate: " + after.get() + "). Rerun the candidate with the "
+				+ "baseline targets, compare with a run of the same machine, or pass --gate absolute to gate the "
+				+ "absolute speeds anyway.");
 	}
 
 	private static boolean unstable(Options options, Row... rows) {
@@ -282,8 +319,10 @@ public final class Compare {
 	 * @param lines the comparisons
 	 * @param missing keys of the baseline that the candidate lacks
 	 * @param added keys only the candidate has
+	 * @param withoutBaseline keys whose class has an in-run baseline that is missing from either run: no ratio,
+	 * so their absolute speed is gated
 	 */
-	public record Report(List<Line> lines, List<String> missing, List<String> added) {
+	public record Report(List<Line> lines, List<String> missing, List<String> added, List<String> withoutBaseline) {
 
 		/**
 		 * Gated regressions.
@@ -337,6 +376,11 @@ public final class Compare {
 							number(line.afterValue()), percent(line.after().relativeHalfWidth()), line.unit(),
 							change(line), label(line));
 				}
+			}
+			if (!this.withoutBaseline.isEmpty()) {
+				out.println();
+				out.println("WITHOUT IN-RUN BASELINE (no ratio; absolute speed gated, meaningful only between runs "
+						+ "of one machine at the same load): " + String.join("; ", this.withoutBaseline));
 			}
 			if (!this.missing.isEmpty()) {
 				out.println();

@@ -26,6 +26,8 @@ class CompareTests {
 
 	private static final Map<String, String> SLOTWISE = Map.of("target", "slotwise-lettuce");
 
+	private static final Map<String, String> JEDIS = Map.of("target", "slotwise-jedis");
+
 	@TempDir
 	Path dir;
 
@@ -156,6 +158,65 @@ class CompareTests {
 		Files.writeString(candidate.resolve("machine.json"), "{\"cores\": 2, \"cpu\": \"AMD EPYC\"}");
 		run(baseline, candidate);
 		assertThat(output()).doesNotContain("WARNING");
+	}
+
+	/** Only the two Slotwise targets, no Spring Data row: Slotwise over Lettuce about 4,000 calls/s, over Jedis 5,000. */
+	private static Jmh slotwiseOnly(double factor) {
+		return new Jmh()
+			.add(THROUGHPUT, "thrpt", SLOTWISE, 3960 * factor, 4040 * factor, 4000 * factor, 3980 * factor,
+					4020 * factor)
+			.add(THROUGHPUT, "thrpt", JEDIS, 4950 * factor, 5050 * factor, 5000 * factor, 4975 * factor, 5025 * factor);
+	}
+
+	@Test
+	void aTwoTimesSlowdownOfARunWithoutBaselineRowsFailsTheGate() throws IOException {
+		Path baseline = slotwiseOnly(1).write(this.dir.resolve("baseline.json"));
+		Path candidate = slotwiseOnly(0.5).write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isEqualTo(1);
+		Compare.Report report = report(baseline, candidate);
+		assertThat(report.regressions()).isEqualTo(2);
+		assertThat(report.withoutBaseline()).hasSize(2);
+		assertThat(report.find(Kind.ABSOLUTE, THROUGHPUT + " thrpt {target=slotwise-jedis}"))
+			.hasValueSatisfying((line) -> {
+				assertThat(line.change()).isCloseTo(-0.5, org.assertj.core.data.Offset.offset(0.001));
+				assertThat(line.failsGate()).isTrue();
+			});
+		assertThat(output()).contains("WITHOUT IN-RUN BASELINE").contains("exit 1");
+	}
+
+	@Test
+	void aRunWithoutBaselineRowsAtTheSameSpeedPasses() throws IOException {
+		Path baseline = slotwiseOnly(1).write(this.dir.resolve("baseline.json"));
+		Path candidate = slotwiseOnly(1.01).write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isZero();
+	}
+
+	@Test
+	void aCandidateThatDroppedTheBaselineRowIsGatedOnAbsoluteSpeed() throws IOException {
+		// The baseline run had Spring Data's row, the candidate did not: no ratio can be formed either way.
+		Path baseline = steady().write(this.dir.resolve("baseline.json"));
+		Path candidate = new Jmh().add(THROUGHPUT, "thrpt", SLOTWISE, 1980, 2020, 2000, 1990, 2010)
+			.write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isEqualTo(1);
+		assertThat(report(baseline, candidate).withoutBaseline())
+			.containsExactly(THROUGHPUT + " thrpt {target=slotwise-lettuce}");
+	}
+
+	@Test
+	void runsWithoutBaselineRowsAreGatedOnlyOnOneMachine() throws IOException {
+		Path before = Files.createDirectories(this.dir.resolve("before"));
+		Path after = Files.createDirectories(this.dir.resolve("after"));
+		slotwiseOnly(1).write(before.resolve("multiget-throughput.json"));
+		slotwiseOnly(0.5).write(after.resolve("multiget-throughput.json"));
+		Files.writeString(before.resolve("machine.json"), "{\"cores\": 2, \"cpu\": \"AMD EPYC\"}");
+		Files.writeString(after.resolve("machine.json"), "{\"cores\": 2, \"cpu\": \"AMD EPYC\"}");
+		assertThat(run(before, after)).isEqualTo(1);
+		Files.writeString(after.resolve("machine.json"), "{\"cores\": 2, \"cpu\": \"Intel(R) Xeon(R)\"}");
+		assertThat(run(before, after)).isEqualTo(2);
+		assertThat(errors()).contains("Cannot gate 2 row(s) whose in-run baseline did not run in both runs")
+			.contains("different machines (baseline: 2 cores, AMD EPYC; candidate: 2 cores, Intel(R) Xeon(R))");
+		assertThat(Compare.run(new String[] { "--gate", "absolute", before.toString(), after.toString() }, quiet(),
+				quiet())).isEqualTo(1);
 	}
 
 	@Test
