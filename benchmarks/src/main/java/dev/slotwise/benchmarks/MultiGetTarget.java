@@ -16,6 +16,8 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -25,9 +27,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * One system under test for the multi-get benchmarks, on its own freshly started 3-master cluster: Spring Data Redis
- * defaults or Slotwise, over Jedis or Lettuce, through the application's {@link StringRedisTemplate}; or Lettuce's
- * own async cluster {@code mget} with no Spring in between.
+ * One system under test for the multi-get benchmarks, on its own freshly started 3-master cluster (or another
+ * shape): Spring Data Redis defaults or Slotwise, over Jedis or Lettuce, through the application's
+ * {@link StringRedisTemplate}; Lettuce's own async cluster {@code mget} with no Spring in between; or the
+ * hand-written physical-limit reference {@link IdealMultiGet} ({@code ideal}).
  */
 final class MultiGetTarget implements AutoCloseable {
 
@@ -41,9 +44,11 @@ final class MultiGetTarget implements AutoCloseable {
 
 	private final StatefulRedisClusterConnection<String, String> lettuceConnection;
 
-	private final ConfigurableApplicationContext context;
+	private final @Nullable ConfigurableApplicationContext context;
 
-	private final StringRedisTemplate template;
+	private final @Nullable StringRedisTemplate template;
+
+	private final @Nullable IdealMultiGet ideal;
 
 	private final List<List<String>> keySets;
 
@@ -52,7 +57,11 @@ final class MultiGetTarget implements AutoCloseable {
 	private int next;
 
 	MultiGetTarget(String target, int keysPerCall) {
-		this.cluster = RedisTestCluster.start(ClusterShape.DEFAULT);
+		this(target, keysPerCall, ClusterShape.DEFAULT);
+	}
+
+	MultiGetTarget(String target, int keysPerCall, ClusterShape shape) {
+		this.cluster = RedisTestCluster.start(shape);
 		this.lettuce = RedisClusterClient.create(this.cluster.nodes().stream()
 			.map((node) -> RedisURI.create(node.host(), node.port()))
 			.toList());
@@ -62,14 +71,15 @@ final class MultiGetTarget implements AutoCloseable {
 		this.raw = target.equals("lettuce-async");
 		String client = target.endsWith("jedis") ? "jedis" : "lettuce";
 		boolean slotwise = target.startsWith("slotwise");
-		this.context = new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
+		this.ideal = target.equals("ideal") ? new IdealMultiGet(this.cluster) : null;
+		this.context = (this.ideal != null) ? null : new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
 			.logStartupInfo(false)
 			.properties("spring.data.redis.client-type=" + client,
 					"spring.data.redis.cluster.nodes=" + this.cluster.nodesProperty(),
 					"spring.data.redis.timeout=30s", "slotwise.enabled=" + slotwise,
 					"slotwise.multikey.timeout=30s", "spring.main.banner-mode=off")
 			.run();
-		this.template = this.context.getBean(StringRedisTemplate.class);
+		this.template = (this.context != null) ? this.context.getBean(StringRedisTemplate.class) : null;
 		Random random = new Random(42);
 		this.keySets = new ArrayList<>(KEY_SETS);
 		for (int s = 0; s < KEY_SETS; s++) {
@@ -89,7 +99,7 @@ final class MultiGetTarget implements AutoCloseable {
 	private void populate() {
 		Map<String, String> batch = new LinkedHashMap<>();
 		for (int i = 0; i < KEYSPACE; i++) {
-			batch.put(key(i), "value-" + i + "-".repeat(64));
+			batch.put(key(i), expectedValue(key(i)));
 			if (batch.size() == 1000) {
 				this.lettuceConnection.sync().mset(batch);
 				batch.clear();
@@ -102,6 +112,13 @@ final class MultiGetTarget implements AutoCloseable {
 	}
 
 	/**
+	 * The value {@link #populate()} stored under a key.
+	 */
+	static String expectedValue(String key) {
+		return "value-" + key.substring("bench:".length()) + "-".repeat(64);
+	}
+
+	/**
 	 * Returns the next prepared key set (distinct threads may share one; sets are read-only).
 	 */
 	List<String> nextKeys() {
@@ -110,6 +127,9 @@ final class MultiGetTarget implements AutoCloseable {
 	}
 
 	List<String> multiGet(List<String> keys) {
+		if (this.ideal != null) {
+			return this.ideal.multiGet(keys);
+		}
 		if (!this.raw) {
 			return this.template.opsForValue().multiGet(keys);
 		}
@@ -138,7 +158,12 @@ final class MultiGetTarget implements AutoCloseable {
 	@Override
 	public void close() {
 		try {
-			this.context.close();
+			if (this.context != null) {
+				this.context.close();
+			}
+			if (this.ideal != null) {
+				this.ideal.close();
+			}
 			this.lettuceConnection.close();
 			this.lettuce.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		}

@@ -1,6 +1,7 @@
 package dev.slotwise.internal.routing;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -14,6 +15,9 @@ public record SlotPlan(List<SlotGroup> groups) {
 	private static final int DIGIT_BITS = 7;
 
 	private static final int DIGIT_MASK = (1 << DIGIT_BITS) - 1;
+
+	/** Up to this many keys a comparison sort is cheaper than the counting passes (measured: SlotPlanBenchmark). */
+	private static final int SMALL_CALL = 40;
 
 	/**
 	 * Copies the group list.
@@ -41,30 +45,9 @@ public record SlotPlan(List<SlotGroup> groups) {
 			}
 			slots[i] = SlotHash.slot(keys[i]);
 		}
-		// A least-significant-digit radix sort of the positions by slot: linear in the keys, two small counter
-		// tables instead of a comparison sort (O(n log n)) or one 16384-entry table per call (a fixed cost that
-		// small calls would pay). Both passes are stable, so positions stay ascending within a slot.
-		int[] byLowDigit = new int[count];
-		int[] offsets = new int[DIGIT_MASK + 2];
-		for (int slot : slots) {
-			offsets[(slot & DIGIT_MASK) + 1]++;
-		}
-		prefixSums(offsets);
-		for (int i = 0; i < count; i++) {
-			byLowDigit[offsets[slots[i] & DIGIT_MASK]++] = i;
-		}
-		int[] order = new int[count];
-		offsets = new int[DIGIT_MASK + 2];
-		for (int slot : slots) {
-			offsets[(slot >>> DIGIT_BITS) + 1]++;
-		}
-		prefixSums(offsets);
+		int[] order = (count <= SMALL_CALL) ? sortedByComparison(slots) : sortedByRadix(slots);
 		int distinct = 0;
 		int previous = -1;
-		for (int position : byLowDigit) {
-			int slot = slots[position];
-			order[offsets[slot >>> DIGIT_BITS]++] = position;
-		}
 		for (int position : order) {
 			if (slots[position] != previous) {
 				distinct++;
@@ -85,6 +68,51 @@ public record SlotPlan(List<SlotGroup> groups) {
 			from = to;
 		}
 		return new SlotPlan(groups);
+	}
+
+	/**
+	 * Positions ordered by slot, then position, for a small call: sorting packed (slot, position) pairs is an
+	 * insertion sort at this size, cheaper than two counting passes over their counter tables.
+	 */
+	private static int[] sortedByComparison(int[] slots) {
+		long[] packed = new long[slots.length];
+		for (int i = 0; i < slots.length; i++) {
+			packed[i] = ((long) slots[i] << 32) | i;
+		}
+		Arrays.sort(packed);
+		int[] order = new int[slots.length];
+		for (int i = 0; i < order.length; i++) {
+			order[i] = (int) packed[i];
+		}
+		return order;
+	}
+
+	/**
+	 * Positions ordered by slot, then position: a least-significant-digit radix sort, linear in the keys, with two
+	 * small counter tables instead of a comparison sort (O(n log n)) or one 16384-entry table per call (a fixed cost
+	 * that small calls would pay). Both passes are stable, so positions stay ascending within a slot.
+	 */
+	private static int[] sortedByRadix(int[] slots) {
+		int count = slots.length;
+		int[] offsets = new int[DIGIT_MASK + 2];
+		for (int slot : slots) {
+			offsets[(slot & DIGIT_MASK) + 1]++;
+		}
+		prefixSums(offsets);
+		int[] byLowDigit = new int[count];
+		for (int i = 0; i < count; i++) {
+			byLowDigit[offsets[slots[i] & DIGIT_MASK]++] = i;
+		}
+		Arrays.fill(offsets, 0);
+		for (int slot : slots) {
+			offsets[(slot >>> DIGIT_BITS) + 1]++;
+		}
+		prefixSums(offsets);
+		int[] order = new int[count];
+		for (int position : byLowDigit) {
+			order[offsets[slots[position] >>> DIGIT_BITS]++] = position;
+		}
+		return order;
 	}
 
 	private static void prefixSums(int[] offsets) {

@@ -52,9 +52,26 @@ class SlotPlanTests {
 	}
 
 	@Test
+	void largeCallsKeepSlotsThatShareADigitApart() {
+		// Above the small-call size the counting passes run: slots 0, 128 and 16383 share one 7-bit digit pairwise.
+		int[] cycle = { 16383, 128, 0 };
+		byte[][] keys = new byte[60][];
+		for (int i = 0; i < keys.length; i++) {
+			keys[i] = keyOfSlot(cycle[i % 3]);
+		}
+		SlotPlan plan = SlotPlan.of(keys);
+		assertThat(plan.groups()).extracting(SlotGroup::slot).containsExactly(0, 128, 16383);
+		for (int g = 0; g < 3; g++) {
+			int first = 2 - g;
+			assertThat(plan.groups().get(g).positions()).hasSize(20).isSorted();
+			assertThat(Arrays.stream(plan.groups().get(g).positions())).allMatch((p) -> p % 3 == first);
+		}
+	}
+
+	@Test
 	void planMatchesAComparisonSortOfRandomKeys() {
 		Random random = new Random(19);
-		for (int size : new int[] { 1, 2, 7, 100, 1000, 20_000 }) {
+		for (int size : new int[] { 1, 2, 7, 40, 41, 100, 1000, 20_000 }) {
 			byte[][] keys = new byte[size][];
 			for (int i = 0; i < size; i++) {
 				// A small keyspace makes duplicates and shared slots; some keys carry a hash tag.

@@ -22,7 +22,8 @@ public final class Baselines {
 			"PoolThroughputBenchmark", Map.entry("pool", "validate-on-borrow-and-return"),
 			"FirstRequestsBenchmark", Map.entry("start", "no-prewarm"),
 			"TopologyLookupBenchmark", Map.entry("provider", "sdr"),
-			"SlotPlanBenchmark", Map.entry("planner", "sort"));
+			"SlotPlanBenchmark", Map.entry("planner", "sort"),
+			"ClusterSizeBenchmark", Map.entry("target", "ideal"));
 
 	private Baselines() {
 	}

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.BitmapEncoder.BitmapFormat;
 import org.knowm.xchart.CategoryChart;
@@ -50,10 +51,9 @@ final class Charts {
 				continue;
 			}
 			Path file = folder.resolve(family.getKey() + ".png");
-			boolean latencyByKeys = rows.get(0).className().equals("MultiGetLatencyBenchmark")
-					&& rows.stream().map((r) -> r.params().get("keys")).distinct().count() > 1;
+			String axis = axisOf(rows);
 			try {
-				save(latencyByKeys ? latencyChart(family.getKey(), rows) : barChart(family.getKey(), rows), file);
+				save((axis != null) ? latencyChart(family.getKey(), rows, axis) : barChart(family.getKey(), rows), file);
 				written.add(file);
 			}
 			catch (RuntimeException ex) {
@@ -65,10 +65,29 @@ final class Charts {
 		return written;
 	}
 
+	/**
+	 * The parameter a family's latency is drawn against: keys per call for the multi-get latencies, masters for the
+	 * cluster-size sweep; {@code null} for a bar chart.
+	 */
+	static @Nullable String axisOf(List<Row> rows) {
+		String axis = switch (rows.get(0).className()) {
+			case "MultiGetLatencyBenchmark" -> "keys";
+			case "ClusterSizeBenchmark" -> "masters";
+			default -> null;
+		};
+		return (axis != null && rows.stream().map((r) -> r.params().get(axis)).distinct().count() > 1) ? axis : null;
+	}
+
 	static XYChart latencyChart(String title, List<Row> rows) {
+		return latencyChart(title, rows, "keys");
+	}
+
+	static XYChart latencyChart(String title, List<Row> rows, String axis) {
+		boolean byKeys = axis.equals("keys");
 		XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
-			.title(title + ": one multiGet of random cross-slot keys (median)")
-			.xAxisTitle("keys per call")
+			.title(title + ": one multiGet of " + (byKeys ? "" : rows.get(0).params().getOrDefault("keys", "") + " ")
+					+ "random cross-slot keys (median)")
+			.xAxisTitle(byKeys ? "keys per call" : "masters")
 			.yAxisTitle(rows.get(0).unit())
 			.build();
 		chart.getStyler().setXAxisLogarithmic(true);
@@ -79,7 +98,7 @@ final class Charts {
 		Map<String, TreeMap<Integer, Row>> byTarget = new TreeMap<>();
 		for (Row row : rows) {
 			byTarget.computeIfAbsent(row.params().getOrDefault("target", "?"), (t) -> new TreeMap<>())
-				.put(Integer.parseInt(row.params().get("keys")), row);
+				.put(Integer.parseInt(row.params().get(axis)), row);
 		}
 		for (Map.Entry<String, TreeMap<Integer, Row>> target : byTarget.entrySet()) {
 			List<Integer> keys = new ArrayList<>(target.getValue().keySet());
