@@ -220,8 +220,9 @@ public class SlotwiseProperties implements Validator {
 		private boolean enabled = true;
 
 		/**
-		 * How long a fetched topology is served before the next lookup refreshes it (Jedis); MOVED and ASK replies
-		 * invalidate it earlier.
+		 * How long a fetched topology is served before the next lookup refreshes it (Jedis), plus up to a quarter more
+		 * at random so that instances started together do not refresh together; MOVED and ASK replies invalidate it
+		 * earlier.
 		 */
 		private Duration cacheTtl = Duration.ofSeconds(5);
 

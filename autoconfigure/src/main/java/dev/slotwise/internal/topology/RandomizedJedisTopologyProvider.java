@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -157,7 +158,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 
 	private boolean isFresh(@Nullable Snapshot snapshot) {
 		return snapshot != null && snapshot.generation() == this.generation.get()
-				&& System.nanoTime() - snapshot.fetchedAt() < this.cacheTtlNanos;
+				&& System.nanoTime() - snapshot.expiresAt() < 0;
 	}
 
 	private Snapshot refreshAs(CompletableFuture<Snapshot> mine) {
@@ -309,7 +310,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 				long now = System.nanoTime();
 				this.observer.refreshed(address, true, Duration.ofNanos(now - start));
 				Snapshot previous = this.cached;
-				Snapshot snapshot = new Snapshot(new ClusterTopology(topology), now, generationAtStart);
+				Snapshot snapshot = new Snapshot(new ClusterTopology(topology), now + jitteredTtl(), generationAtStart);
 				this.cached = snapshot;
 				this.newMasters.compare((previous != null) ? previous.topology() : null, snapshot.topology());
 				return snapshot;
@@ -349,7 +350,16 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		return known;
 	}
 
-	private record Snapshot(ClusterTopology topology, long fetchedAt, long generation) {
+	/**
+	 * The time-to-live of one fetched topology: the configured one plus up to a quarter more at random. Applications
+	 * started together (a deployment) would otherwise refresh in lockstep, every instance in the same instant, for as
+	 * long as they run; the jitter spreads them out and lowers a fleet's steady refresh rate by about a tenth.
+	 */
+	private long jitteredTtl() {
+		return this.cacheTtlNanos + ThreadLocalRandom.current().nextLong(this.cacheTtlNanos / 4 + 1);
+	}
+
+	private record Snapshot(ClusterTopology topology, long expiresAt, long generation) {
 	}
 
 }
