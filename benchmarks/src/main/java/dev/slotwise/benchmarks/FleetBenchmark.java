@@ -41,6 +41,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@link MultiGetCpu}; the variants run one after another in one JVM and one run.
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.slotwise.benchmarks.FleetBenchmark [instances] [variants...]
+ * variants: slotwise-jedis boot-jedis slotwise-lettuce boot-lettuce, each optionally with "-min-idle-0"
  * </pre>
  */
 public final class FleetBenchmark {
@@ -219,7 +220,9 @@ public final class FleetBenchmark {
 
 		Instance(int id, String variant, RedisTestCluster cluster) {
 			this.id = id;
-			String client = variant.endsWith("jedis") ? "jedis" : "lettuce";
+			// A variant ending in "-min-idle-0" sets the pool's min-idle to 0 (no pooled connections kept open).
+			boolean noIdle = variant.endsWith("-min-idle-0");
+			String client = variant.contains("jedis") ? "jedis" : "lettuce";
 			this.context = new SpringApplicationBuilder(MultiGetTarget.Application.class)
 				.web(WebApplicationType.NONE)
 				.logStartupInfo(false)
@@ -228,6 +231,7 @@ public final class FleetBenchmark {
 						"spring.data.redis.timeout=2s", "slotwise.enabled=" + variant.startsWith("slotwise"),
 						"slotwise.multikey.timeout=2s", "spring.main.banner-mode=off",
 						"spring.application.name=fleet-" + id)
+				.properties(noIdle ? new String[] { "spring.data.redis." + client + ".pool.min-idle=0" } : new String[0])
 				.run();
 			this.template = this.context.getBean(StringRedisTemplate.class);
 		}

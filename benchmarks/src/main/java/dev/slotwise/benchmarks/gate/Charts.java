@@ -27,7 +27,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * implementation on log-log axes; and one bar chart per other family, the variants side by side (the in-run
  * baseline among them) with the 95% interval of each bar. Needs {@code java.awt.headless=true} on a server.
  */
-final class Charts {
+public final class Charts {
 
 	private static final int WIDTH = 900;
 
@@ -163,6 +163,19 @@ final class Charts {
 			}
 		}
 		return chart;
+	}
+
+	/**
+	 * Writes a latency chart (log-log, one series per target) of rows measured outside JMH, e.g. the interleaved
+	 * cluster-size sweep.
+	 * @param file the PNG to write
+	 * @param title the chart's title prefix
+	 * @param rows one row per target and axis value, with {@code target} and the axis among the parameters
+	 * @param axis the parameter on the x axis: {@code keys} or {@code masters}
+	 * @throws IOException when the file cannot be written
+	 */
+	public static void writeLatency(Path file, String title, List<Row> rows, String axis) throws IOException {
+		save(latencyChart(title, rows, axis), file);
 	}
 
 	private static void save(Chart<?, ?> chart, Path file) throws IOException {
