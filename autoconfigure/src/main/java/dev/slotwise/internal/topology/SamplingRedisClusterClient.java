@@ -54,6 +54,18 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 
 	private final RefreshPacer pacer;
 
+	private final long minIntervalNanos;
+
+	private final long maxQuietNanos;
+
+	/** Refreshes in a row that found the topology as it was; guarded by the single flight in {@code refreshing}. */
+	private int unchanged;
+
+	/** {@link System#nanoTime()} before which a requested refresh is skipped: the last ones found nothing new. */
+	private volatile long quietUntil;
+
+	private volatile boolean quiet;
+
 	private final AtomicReference<@Nullable CompletableFuture<Void>> refreshing = new AtomicReference<>();
 
 	/** The sources of the attempt running on this thread, read back by {@link #getTopologyRefreshSource()}. */
@@ -71,6 +83,8 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		this.preferReplicas = settings.preferReplicas();
 		this.observer = settings.observer();
 		this.pacer = new RefreshPacer(settings.minRefreshInterval(), settings.cacheTtl());
+		this.minIntervalNanos = settings.minRefreshInterval().toNanos();
+		this.maxQuietNanos = Math.max(this.minIntervalNanos, settings.cacheTtl().toNanos());
 	}
 
 	@Override
@@ -84,11 +98,13 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		if (running != null) {
 			return running;
 		}
-		if (!this.pacer.tryStart(System.nanoTime())) {
+		long now = System.nanoTime();
+		if ((this.quiet && now - this.quietUntil < 0) || !this.pacer.tryStart(now)) {
 			this.refreshing.set(null);
 			mine.complete(null);
 			return mine;
 		}
+		String before = fingerprint(this.known);
 		CompletionStage<Void> refresh;
 		try {
 			refresh = super.refreshPartitionsAsync();
@@ -99,6 +115,7 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		refresh.whenComplete((ignored, failure) -> {
 			if (failure == null) {
 				this.pacer.succeeded();
+				settle(before.equals(fingerprint(this.known)));
 			}
 			else if (this.pacer.failed(failure)) {
 				logger.warn("Could not refresh the Redis Cluster topology; the current one stays in use until a refresh "
@@ -113,6 +130,44 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 			}
 		});
 		return mine;
+	}
+
+	/**
+	 * Spaces out refreshes that keep finding nothing new. In an outage every failed call, reconnect attempt and
+	 * redirect asks for a refresh, in every instance of a fleet, and the pacer alone lets each instance ask
+	 * refresh-sources nodes once per minimum interval for as long as the outage lasts, although the cluster's view
+	 * changes only a few times (a node suspected, failed over, back). So after a refresh that found the topology as it
+	 * was, the next one waits twice as long as the one before it (from the minimum interval up to the cache
+	 * time-to-live); a refresh that finds a change resets the wait.
+	 */
+	private void settle(boolean same) {
+		if (!same || this.minIntervalNanos == 0) {
+			this.unchanged = 0;
+			this.quiet = false;
+			return;
+		}
+		this.unchanged = Math.min(this.unchanged + 1, 30);
+		long wait = this.minIntervalNanos << Math.min(this.unchanged, 20);
+		this.quietUntil = System.nanoTime() + ((wait <= 0 || wait > this.maxQuietNanos) ? this.maxQuietNanos : wait);
+		this.quiet = true;
+	}
+
+	/**
+	 * What a refresh can change that matters for routing: each node's id, address, role, agreed failure, master and
+	 * slots. Not what differs between the nodes asked ({@code myself}) or is one node's suspicion ({@code fail?}).
+	 */
+	private static String fingerprint(@Nullable Partitions partitions) {
+		if (partitions == null) {
+			return "";
+		}
+		List<String> nodes = new ArrayList<>();
+		for (RedisClusterNode node : partitions) {
+			nodes.add(node.getNodeId() + " " + node.getUri() + " " + node.getRole() + " " + node.is(NodeFlag.FAIL) + " "
+					+ node.is(NodeFlag.NOADDR) + " " + node.getSlaveOf() + " " + node.getSlots().hashCode() + "/"
+					+ node.getSlots().size());
+		}
+		nodes.sort(null);
+		return String.join("\n", nodes);
 	}
 
 	@Override
