@@ -41,7 +41,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@link MultiGetCpu}; the variants run one after another in one JVM and one run.
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.slotwise.benchmarks.FleetBenchmark [instances] [variants...]
- * variants: slotwise-jedis boot-jedis slotwise-lettuce boot-lettuce, each optionally with "-min-idle-0"
+ * variants: slotwise-jedis boot-jedis slotwise-lettuce boot-lettuce, each optionally with "-min-idle-0" (the pool's
+ * min-idle 0) or "-sources-N" (slotwise.topology.refresh-sources=N)
  * </pre>
  */
 public final class FleetBenchmark {
@@ -158,7 +159,18 @@ public final class FleetBenchmark {
 			List<Future<Instance>> starting = new ArrayList<>();
 			for (int i = 0; i < instances; i++) {
 				int id = i;
-				starting.add(starters.submit(() -> new Instance(id, variant, cluster)));
+				starting.add(starters.submit(() -> {
+					try {
+						return new Instance(id, variant, cluster);
+					}
+					catch (IllegalStateException ex) {
+						// Spring Boot's logging system can lose a race between contexts started at the same moment
+						// ("Unable to find Spring Environment in logger context"): once more, alone.
+						synchronized (FleetBenchmark.class) {
+							return new Instance(id, variant, cluster);
+						}
+					}
+				}));
 			}
 			List<Instance> fleet = new ArrayList<>();
 			for (Future<Instance> future : starting) {
@@ -232,6 +244,9 @@ public final class FleetBenchmark {
 						"slotwise.multikey.timeout=2s", "spring.main.banner-mode=off",
 						"spring.application.name=fleet-" + id)
 				.properties(noIdle ? new String[] { "spring.data.redis." + client + ".pool.min-idle=0" } : new String[0])
+				.properties(variant.contains("-sources-")
+						? new String[] { "slotwise.topology.refresh-sources=" + variant.replaceFirst("^.*-sources-(\\d+).*$", "$1") }
+						: new String[0])
 				.run();
 			this.template = this.context.getBean(StringRedisTemplate.class);
 		}
