@@ -105,8 +105,8 @@ public final class ClusterSizeSweep {
 					ratios[r] = roundMedians.get(target)[r] / roundMedians.get("ideal")[r];
 				}
 				double cpuPerCall = median(cpu.get(target));
-				String line = String.format(Locale.ROOT, "| %d | %s | %,.0f | %,.0f | %.2f× (%.2f-%.2f) | %,.0f | %.2f× | %d / %d |",
-						masters, target, p50, p99, median(ratios), min(ratios), max(ratios), cpuPerCall,
+				String line = String.format(Locale.ROOT,
+						"| %d | %s | %,.0f | %,.0f | %.2f× (%.2f-%.2f) | %,.0f | %.2f× | %d / %d |", masters, target, p50, p99, median(ratios), min(ratios), max(ratios), cpuPerCall,
 						cpuPerCall / idealCpu, wrong.get(target)[0], wrong.get(target)[1]);
 				System.out.println(line);
 				md.append(line).append('\n');

@@ -244,8 +244,8 @@ public final class FleetBenchmark {
 						"slotwise.multikey.timeout=2s", "spring.main.banner-mode=off",
 						"spring.application.name=fleet-" + id)
 				.properties(noIdle ? new String[] { "spring.data.redis." + client + ".pool.min-idle=0" } : new String[0])
-				.properties(variant.contains("-sources-")
-						? new String[] { "slotwise.topology.refresh-sources=" + variant.replaceFirst("^.*-sources-(\\d+).*$", "$1") }
+				.properties(variant.contains("-sources-") ? new String[] {
+						"slotwise.topology.refresh-sources=" + variant.replaceFirst("^.*-sources-(\\d+).*$", "$1") }
 						: new String[0])
 				.run();
 			this.template = this.context.getBean(StringRedisTemplate.class);

@@ -72,13 +72,7 @@ final class MultiGetTarget implements AutoCloseable {
 		String client = target.endsWith("jedis") ? "jedis" : "lettuce";
 		boolean slotwise = target.startsWith("slotwise");
 		this.ideal = target.equals("ideal") ? new IdealMultiGet(this.cluster) : null;
-		this.context = (this.ideal != null) ? null : new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
-			.logStartupInfo(false)
-			.properties("spring.data.redis.client-type=" + client,
-					"spring.data.redis.cluster.nodes=" + this.cluster.nodesProperty(),
-					"spring.data.redis.timeout=30s", "slotwise.enabled=" + slotwise,
-					"slotwise.multikey.timeout=30s", "spring.main.banner-mode=off")
-			.run();
+		this.context = (this.ideal != null) ? null : start(client, slotwise);
 		this.template = (this.context != null) ? this.context.getBean(StringRedisTemplate.class) : null;
 		Random random = new Random(42);
 		this.keySets = new ArrayList<>(KEY_SETS);
@@ -94,6 +88,16 @@ final class MultiGetTarget implements AutoCloseable {
 		if (values.size() != keysPerCall || values.contains(null)) {
 			throw new IllegalStateException(target + " returned wrong values: " + values.size());
 		}
+	}
+
+	private ConfigurableApplicationContext start(String client, boolean slotwise) {
+		return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
+			.logStartupInfo(false)
+			.properties("spring.data.redis.client-type=" + client,
+					"spring.data.redis.cluster.nodes=" + this.cluster.nodesProperty(),
+					"spring.data.redis.timeout=30s", "slotwise.enabled=" + slotwise,
+					"slotwise.multikey.timeout=30s", "spring.main.banner-mode=off")
+			.run();
 	}
 
 	private void populate() {
