@@ -7,12 +7,12 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.slotwise.connection.ReactiveMultiKeyRouter;
 import dev.slotwise.internal.routing.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
-import org.springframework.data.redis.connection.lettuce.SlotwiseReactiveLettuceConnectionFactory.MultiKeyRouter;
 
 /**
  * Runs reactive cross-slot multi-key calls on the engine's asynchronous core, over the same node connections,
@@ -20,7 +20,7 @@ import org.springframework.data.redis.connection.lettuce.SlotwiseReactiveLettuce
  * the call and completes from Lettuce's I/O callbacks (or the engine's deadline timer); no thread waits. Cancelling
  * the subscription cancels the call's node batches.
  */
-final class LettuceReactiveMultiKey implements MultiKeyRouter {
+final class LettuceReactiveMultiKey implements ReactiveMultiKeyRouter {
 
 	private final Supplier<StatefulRedisClusterConnection<byte[], byte[]>> connection;
 
