@@ -146,7 +146,7 @@ public final class JedisMultiKeySupport {
 			Engine current = this.engine;
 			if (current == null || current.client != client || current.topologyProvider != topologyProvider) {
 				JedisNodeTransport transport = new JedisNodeTransport(client, topologyProvider,
-						this.executor.executor(), this.readFrom, this.settings.timeout());
+						this.executor.executor(), this.readFrom, this.settings.timeout(), this.executor.releaser());
 				current = new Engine(client, topologyProvider,
 						new MultiKeyEngine(transport, this.settings, this.observer),
 						new JedisClusterPipelining(client, transport::router, transport::invalidateTopology,

@@ -53,11 +53,15 @@ final class JedisNodeTransport implements NodeTransport {
 	private volatile @Nullable Routing routing;
 
 	JedisNodeTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor) {
-		this(client, topologyProvider, executor, JedisReadFrom.MASTER, Duration.ofSeconds(5));
+		// Reads stay on masters: nothing is ever released off the batch's thread.
+		this(client, topologyProvider, executor, JedisReadFrom.MASTER, Duration.ofSeconds(5), executor);
 	}
 
+	/**
+	 * @param releaser returns broken replica connections to their pools off the batch's thread
+	 */
 	JedisNodeTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor,
-			JedisReadFrom readFrom, Duration callTimeout) {
+			JedisReadFrom readFrom, Duration callTimeout, Executor releaser) {
 		this.client = client;
 		this.topologyProvider = topologyProvider;
 		this.executor = executor;
@@ -65,7 +69,7 @@ final class JedisNodeTransport implements NodeTransport {
 		this.reads = new JedisReadRouting(readFrom, () -> {
 			Routing current = this.routing;
 			return (current != null) ? current.topology : topologyProvider.getTopology();
-		}, client::getClusterNodes, callTimeout);
+		}, client::getClusterNodes, callTimeout, releaser);
 	}
 
 	@Override
@@ -226,6 +230,15 @@ final class JedisNodeTransport implements NodeTransport {
 			commands.put(command, Protocol.Command.valueOf(command.name()));
 		}
 		return commands;
+	}
+
+	/**
+	 * Not supported: a Jedis node batch holds a thread, which the call's deadline ends, so the Jedis engine runs no
+	 * call that needs a timer.
+	 */
+	@Override
+	public Runnable schedule(Runnable task, long delayNanos) {
+		throw new UnsupportedOperationException("The Jedis engine runs no asynchronous multi-key calls");
 	}
 
 	@Override

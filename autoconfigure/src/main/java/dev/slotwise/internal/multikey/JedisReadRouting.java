@@ -11,10 +11,9 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import dev.slotwise.internal.multikey.NodeTransport.ErrorReply;
@@ -58,9 +57,6 @@ final class JedisReadRouting {
 
 	private static final Log logger = LogFactory.getLog(JedisReadRouting.class);
 
-	/** Returns broken replica connections to their pools, off the batch's thread; its one thread ends when idle. */
-	private static final ThreadPoolExecutor RELEASER = releaser();
-
 	/** Cluster flags of a replica that cannot serve. */
 	private static final Set<RedisClusterNode.Flag> DOWN = EnumSet.of(RedisClusterNode.Flag.FAIL,
 			RedisClusterNode.Flag.PFAIL, RedisClusterNode.Flag.HANDSHAKE, RedisClusterNode.Flag.NOADDR);
@@ -80,6 +76,9 @@ final class JedisReadRouting {
 	/** Replicas that failed a batch, with the {@link System#nanoTime()} until which they are left aside. */
 	private final Map<NodeAddress, Long> failed = new ConcurrentHashMap<>();
 
+	/** Returns broken replica connections to their pools, off the batch's thread. */
+	private final Executor releaser;
+
 	private volatile @Nullable Replicas replicas;
 
 	/**
@@ -89,9 +88,11 @@ final class JedisReadRouting {
 	 * @param pools Jedis's node pools by {@code host:port}
 	 * @param callTimeout the engine's bound on a call: a replica gets half of it to answer, so that the master still
 	 * has time to serve the batch when the replica does not
+	 * @param releaser returns broken replica connections to their pools, off the batch's thread
 	 */
 	JedisReadRouting(JedisReadFrom readFrom, Supplier<ClusterTopology> topology, Supplier<Map<String, ConnectionPool>> pools,
-			Duration callTimeout) {
+			Duration callTimeout, Executor releaser) {
+		this.releaser = releaser;
 		this.readFrom = readFrom;
 		this.topology = topology;
 		this.pools = pools;
@@ -128,17 +129,6 @@ final class JedisReadRouting {
 			failed(replica, node, String.valueOf(ex));
 		}
 		return sender.send(node, Session.NONE);
-	}
-
-	private static ThreadPoolExecutor releaser() {
-		ThreadPoolExecutor releaser = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-				(runnable) -> {
-					Thread thread = new Thread(runnable, "slotwise-replica-release");
-					thread.setDaemon(true);
-					return thread;
-				});
-		releaser.allowCoreThreadTimeOut(true);
-		return releaser;
 	}
 
 	private @Nullable NodeAddress replicaFor(NodeAddress node, List<Request> requests) {
@@ -318,14 +308,19 @@ final class JedisReadRouting {
 			if (pool != null) {
 				// Detached, the borrower's close() only closes the socket; the pool hears of it from the releaser.
 				connection.setHandlingPool(null);
-				RELEASER.execute(() -> {
-					try {
-						pool.returnBrokenResource(connection);
-					}
-					catch (RuntimeException ex) {
-						logger.debug("Could not return a broken connection to the pool of " + this.replica, ex);
-					}
-				});
+				try {
+					JedisReadRouting.this.releaser.execute(() -> {
+						try {
+							pool.returnBrokenResource(connection);
+						}
+						catch (RuntimeException ex) {
+							logger.debug("Could not return a broken connection to the pool of " + this.replica, ex);
+						}
+					});
+				}
+				catch (RejectedExecutionException ex) {
+					// The engine is shutting down: the pool closes with the client, the socket is closed already.
+				}
 			}
 			return true;
 		}

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 import dev.slotwise.internal.routing.Chunks;
@@ -23,6 +24,7 @@ import io.lettuce.core.models.role.RedisNodeDescription;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ConnectionIntent;
 import io.lettuce.core.protocol.RedisCommand;
+import io.netty.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -187,6 +189,18 @@ final class LettuceNodeTransport implements NodeTransport {
 	@Override
 	public void invalidateTopology() {
 		this.invalidateTopology.run();
+	}
+
+	/**
+	 * Schedules on the timer of the client's {@code ClientResources} (the one Lettuce's own command timeouts use),
+	 * which ends when the client's resources shut down.
+	 */
+	@Override
+	public Runnable schedule(Runnable task, long delayNanos) {
+		Timeout timeout = this.connection.getResources()
+			.timer()
+			.newTimeout((ignored) -> task.run(), Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+		return timeout::cancel;
 	}
 
 }

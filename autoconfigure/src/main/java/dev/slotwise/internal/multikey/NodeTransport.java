@@ -47,6 +47,16 @@ interface NodeTransport {
 	}
 
 	/**
+	 * Runs a task once a delay has passed, on a timer that the client behind the transport owns (so that it ends with
+	 * the client): the deadline of a call no thread waits for.
+	 * @param task the task, which must be quick (it runs on the timer's thread)
+	 * @param delayNanos the delay; zero or less runs it as soon as possible
+	 * @return cancels the task
+	 * @throws UnsupportedOperationException when the transport runs no asynchronous calls
+	 */
+	Runnable schedule(Runnable task, long delayNanos);
+
+	/**
 	 * Tells the topology source that slots moved ({@code MOVED}) or a node failed, so the next lookup refreshes.
 	 */
 	void invalidateTopology();

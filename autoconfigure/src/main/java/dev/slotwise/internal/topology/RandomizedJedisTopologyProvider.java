@@ -60,7 +60,7 @@ import org.springframework.data.redis.connection.jedis.JedisClusterConnection.Je
  * {@code getTopologyProvider()} to it keeps working; none of the superclass's state or caching is used.
  */
 final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
-		implements RefreshableTopologyProvider {
+		implements RefreshableTopologyProvider, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RandomizedJedisTopologyProvider.class);
 
@@ -120,6 +120,15 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 	 */
 	void onMastersAdded(Consumer<Collection<RedisClusterNode>> listener) {
 		this.newMasters.listen(listener);
+	}
+
+	/**
+	 * Ends the thread that notifies of new masters; called when the connection factory that created the provider
+	 * stops.
+	 */
+	@Override
+	public void close() {
+		this.newMasters.close();
 	}
 
 	@Override

@@ -160,6 +160,11 @@ class MultiKeyEngineTests {
 			public void invalidateTopology() {
 			}
 
+			@Override
+			public Runnable schedule(Runnable task, long delayNanos) {
+				return cluster.schedule(task, delayNanos);
+			}
+
 		}, new MultiKeySettings(500, 10_000, Duration.ofSeconds(5), 3), this.observer);
 		assertThatExceptionOfType(MultiKeyException.class).isThrownBy(() -> engine.mGet(new byte[][] { key, key("z") }))
 			.withMessageContaining("failed after 3 redirects")
