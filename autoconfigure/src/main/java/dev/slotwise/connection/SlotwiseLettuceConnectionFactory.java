@@ -88,6 +88,9 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	/** Whether the running factory's reactive connections route; read by {@link #isReactiveRoutingActive()}. */
 	private volatile boolean reactiveRouting;
 
+	/** Why the running factory's reactive connections do not route although a router is set, or {@code null}. */
+	private volatile @Nullable String reactiveRoutingProblem;
+
 	private final Object ownConnectionLock = new Object();
 
 	/** Opens the factory's own cluster connection: Spring Data Redis's unpooled provider of the running client. */
@@ -160,6 +163,15 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	 */
 	public boolean isReactiveRoutingActive() {
 		return this.reactiveRouting && isRunning();
+	}
+
+	/**
+	 * Tells why the running factory's reactive cluster connections do not route although a
+	 * {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) router} is set.
+	 * @return the missing member or extension point, or {@code null} when they route or no router is set
+	 */
+	public @Nullable String getReactiveRoutingProblem() {
+		return this.reactiveRoutingProblem;
 	}
 
 	@Override
@@ -348,15 +360,17 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 		boolean wasRunning = isRunning();
 		if (!wasRunning) {
 			this.reactiveRouting = false;
+			this.reactiveRoutingProblem = null;
 		}
 		super.start();
 		if (!wasRunning && isRunning() && this.reactiveMultiKeyRouter != null && !this.reactiveRouting) {
 			// Spring Data Redis creates its reactive provider in start(); a version that stops doing so through
 			// doCreateConnectionProvider, or a Lettuce without the commands routed, leaves the calls to Lettuce.
-			logger.warn("Cross-slot reactive multi-key calls run as Spring Data Redis runs them: "
-					+ ((ReactiveRouting.MISSING_MEMBER != null) ? ReactiveRouting.MISSING_MEMBER + " is missing"
-							: "LettuceConnectionFactory created no reactive connection provider through "
-									+ "doCreateConnectionProvider(AbstractRedisClient, RedisCodec)"));
+			String problem = (ReactiveRouting.MISSING_MEMBER != null) ? ReactiveRouting.MISSING_MEMBER + " is missing"
+					: "LettuceConnectionFactory created no reactive connection provider through "
+							+ "doCreateConnectionProvider(AbstractRedisClient, RedisCodec)";
+			this.reactiveRoutingProblem = problem;
+			logger.warn("Cross-slot reactive multi-key calls run as Spring Data Redis runs them: " + problem);
 		}
 		if (!wasRunning && isRunning()) {
 			this.startedListeners.forEach((listener) -> listener.accept(this));

@@ -24,9 +24,7 @@ final class LettuceReactiveMultiKey implements ReactiveMultiKeyRouter {
 
 	private final Supplier<StatefulRedisClusterConnection<byte[], byte[]>> connection;
 
-	private final Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines;
-
-	private volatile @Nullable Engine current;
+	private final EngineHolder<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engine;
 
 	/**
 	 * @param connection supplies the native cluster connection the calls run over: the factory's shared one (the one
@@ -36,7 +34,7 @@ final class LettuceReactiveMultiKey implements ReactiveMultiKeyRouter {
 	LettuceReactiveMultiKey(Supplier<StatefulRedisClusterConnection<byte[], byte[]>> connection,
 			Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines) {
 		this.connection = connection;
-		this.engines = engines;
+		this.engine = new EngineHolder<>(engines);
 	}
 
 	@Override
@@ -100,13 +98,7 @@ final class LettuceReactiveMultiKey implements ReactiveMultiKeyRouter {
 	 * The engine over the factory's current native connection, created again when the factory restarted.
 	 */
 	private MultiKeyEngine engine() {
-		StatefulRedisClusterConnection<byte[], byte[]> connection = this.connection.get();
-		Engine engine = this.current;
-		if (engine == null || engine.connection != connection) {
-			engine = new Engine(connection, this.engines.apply(connection));
-			this.current = engine;
-		}
-		return engine.engine;
+		return this.engine.get(this.connection.get());
 	}
 
 	private static byte[][] toArray(List<ByteBuffer> keys) {
@@ -125,9 +117,6 @@ final class LettuceReactiveMultiKey implements ReactiveMultiKeyRouter {
 		byte[] bytes = new byte[view.remaining()];
 		view.get(bytes);
 		return bytes;
-	}
-
-	private record Engine(StatefulRedisClusterConnection<byte[], byte[]> connection, MultiKeyEngine engine) {
 	}
 
 }

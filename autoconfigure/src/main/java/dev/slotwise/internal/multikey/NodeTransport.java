@@ -82,6 +82,23 @@ interface NodeTransport {
 			this(command, args, asking, asking);
 		}
 
+		/**
+		 * The one rule, for both clients, of which batches a replica may serve: reads only ({@code MGET},
+		 * {@code EXISTS}), none of them sent to a node a redirect named ({@code MOVED}, {@code ASK},
+		 * {@code TRYAGAIN}: that node serves it itself).
+		 * @param requests a batch for one node
+		 * @return whether a replica of the slot's master may serve the batch
+		 */
+		static boolean replicaMayServe(List<Request> requests) {
+			for (Request request : requests) {
+				if (request.redirected()
+						|| (request.command() != MultiKeyCommand.MGET && request.command() != MultiKeyCommand.EXISTS)) {
+					return false;
+				}
+			}
+			return true;
+		}
+
 	}
 
 	/**

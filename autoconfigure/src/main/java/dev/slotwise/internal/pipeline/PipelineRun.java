@@ -13,9 +13,9 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 
-import dev.slotwise.internal.multikey.RedirectKind;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.pipeline.NodeReplay.Attempt;
+import dev.slotwise.internal.routing.RedirectKind;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.exceptions.JedisAskDataException;
 

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import dev.slotwise.internal.compat.JedisNodePools;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -106,7 +107,7 @@ final class NewMasters implements AutoCloseable {
 	private void notify(Consumer<Collection<RedisClusterNode>> listener, List<RedisClusterNode> added) {
 		try {
 			Map<String, ConnectionPool> pools = this.pools.get();
-			if (!added.stream().allMatch((master) -> hasPool(pools, master))) {
+			if (!added.stream().allMatch((master) -> JedisNodePools.find(pools, master) != null)) {
 				this.renewSlotTable.run();
 			}
 			listener.accept(added);
@@ -114,11 +115,6 @@ final class NewMasters implements AutoCloseable {
 		catch (RuntimeException ex) {
 			logger.warn("Could not prepare the connections to the new masters " + added + ": " + ex);
 		}
-	}
-
-	private static boolean hasPool(Map<String, ConnectionPool> pools, RedisClusterNode node) {
-		return pools.containsKey(node.asString())
-				|| (node.getName() != null && pools.containsKey(node.getName() + ":" + node.getPort()));
 	}
 
 	private static List<RedisClusterNode> servingMasters(ClusterTopology topology) {

@@ -1,5 +1,6 @@
 package dev.slotwise.internal.multikey;
 
+import dev.slotwise.internal.routing.RedirectKind;
 import dev.slotwise.multikey.MultiKeyException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
