@@ -41,6 +41,9 @@ final class JedisNodeTransport implements NodeTransport {
 	/** Jedis's command for each of ours, resolved once. */
 	private static final Map<MultiKeyCommand, Protocol.Command> PROTOCOL_COMMANDS = protocolCommands();
 
+	/** The call timeout a transport built without one assumes: the default of {@code slotwise.multikey.timeout}. */
+	static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(5);
+
 	/** Far enough never to come, near enough not to overflow {@link System#nanoTime()} arithmetic. */
 	private static final long NO_DEADLINE = Long.MAX_VALUE / 4;
 
@@ -56,7 +59,7 @@ final class JedisNodeTransport implements NodeTransport {
 
 	JedisNodeTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor) {
 		// Reads stay on masters: nothing is ever released off the batch's thread.
-		this(client, topologyProvider, executor, MultiKeyReadFrom.MASTER, Duration.ofSeconds(5), executor);
+		this(client, topologyProvider, executor, MultiKeyReadFrom.MASTER, DEFAULT_CALL_TIMEOUT, executor);
 	}
 
 	/**
