@@ -6,7 +6,6 @@ import java.util.Locale;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
 import dev.slotwise.internal.multikey.JedisMultiKeySupport;
-import dev.slotwise.internal.multikey.JedisReadFrom;
 import dev.slotwise.internal.multikey.LettuceMultiKeySupport;
 import dev.slotwise.internal.metrics.MultiKeyExecutorMeters;
 import dev.slotwise.internal.metrics.MultiKeyMeters;
@@ -15,6 +14,7 @@ import dev.slotwise.internal.multikey.MultiKeyObserver;
 import dev.slotwise.internal.multikey.MultiKeySettings;
 import dev.slotwise.internal.pipeline.PipelineMeters;
 import dev.slotwise.internal.pipeline.PipelineObserver;
+import dev.slotwise.multikey.MultiKeyReadFrom;
 import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.commons.logging.Log;
@@ -79,11 +79,7 @@ class SlotwiseMultiKeyConfiguration {
 		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisMultiKeyCustomizer(SlotwiseProperties properties,
 				MultiKeySettings settings, MultiKeyExecutor executor, ObjectProvider<MultiKeyObserver.Source> meters,
 				ObjectProvider<PipelineObserver.Source> pipelineMeters) {
-			JedisReadFrom readFrom = switch (properties.getMultikey().getReadFrom()) {
-				case MASTER -> JedisReadFrom.MASTER;
-				case REPLICA -> JedisReadFrom.REPLICA;
-				case REPLICA_PREFERRED -> JedisReadFrom.REPLICA_PREFERRED;
-			};
+			MultiKeyReadFrom readFrom = properties.getMultikey().getReadFrom();
 			return (factory) -> JedisMultiKeySupport
 				.customizer(settings, executor, observer(meters, SlotwiseJedisConfiguration.CLIENT),
 						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT), readFrom)
@@ -112,18 +108,20 @@ class SlotwiseMultiKeyConfiguration {
 		@Order(SlotwiseOrder.MULTIKEY)
 		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceMultiKeyCustomizer(SlotwiseProperties properties,
 				MultiKeySettings settings, ObjectProvider<MultiKeyObserver.Source> meters) {
-			SlotwiseProperties.ReadFrom readFrom = properties.getMultikey().getReadFrom();
+			MultiKeyReadFrom readFrom = properties.getMultikey().getReadFrom();
 			return (factory) -> {
 				// Only a Lettuce factory in use reaches here. Ignored rather than fatal: one configuration may serve
 				// Jedis and Lettuce deployments, and over Lettuce the engine's reads already follow the application's
 				// own ReadFrom.
-				if (readFrom != SlotwiseProperties.ReadFrom.MASTER) {
+				if (readFrom != MultiKeyReadFrom.MASTER) {
 					logger.warn("slotwise.multikey.read-from="
 							+ readFrom.name().toLowerCase(Locale.ROOT).replace('_', '-')
 							+ " is ignored: it applies to Jedis only. Over Lettuce the multi-key engine's reads follow "
 							+ "spring.data.redis.lettuce.read-from, as Lettuce's own reads do");
 				}
-				LettuceMultiKeySupport.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT))
+				LettuceMultiKeySupport
+					.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT),
+							properties.getTopology().getMinRefreshInterval())
 					.customize(factory);
 			};
 		}

@@ -13,6 +13,7 @@ import dev.slotwise.internal.pool.PoolSettings;
 import dev.slotwise.internal.pool.TunedConnectionPoolConfig;
 import dev.slotwise.internal.pool.TunedObjectPoolConfig;
 import dev.slotwise.internal.topology.JedisTopology;
+import dev.slotwise.multikey.MultiKeyReadFrom;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisClient;
 import org.apache.commons.pool2.impl.GenericObjectPool;
@@ -98,7 +99,7 @@ class SlotwisePoolConfiguration {
 		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisPrewarm(SlotwiseProperties properties) {
 			// Replicas serve the multi-key engine's reads when slotwise.multikey.read-from names them: warm them too.
 			boolean replicas = properties.getMultikey().isEnabled()
-					&& properties.getMultikey().getReadFrom() != SlotwiseProperties.ReadFrom.MASTER;
+					&& properties.getMultikey().getReadFrom() != MultiKeyReadFrom.MASTER;
 			return (factory) -> factory.addClientStartedListener(PREWARM_CONTRIBUTOR, (client) -> {
 				JedisClusterPrewarmer.prewarm(client, () -> {
 					ClusterTopology topology = factory.getRequiredTopologyProvider().getTopology();

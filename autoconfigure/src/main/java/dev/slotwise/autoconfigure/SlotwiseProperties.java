@@ -2,6 +2,8 @@ package dev.slotwise.autoconfigure;
 
 import java.time.Duration;
 
+import dev.slotwise.multikey.MultiKeyReadFrom;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
@@ -353,7 +355,7 @@ public class SlotwiseProperties implements Validator {
 		 * that fails a batch hands it to the master. Replicas lag behind their master. Lettuce follows
 		 * spring.data.redis.lettuce.read-from instead.
 		 */
-		private ReadFrom readFrom = ReadFrom.MASTER;
+		private MultiKeyReadFrom readFrom = MultiKeyReadFrom.MASTER;
 
 		private final JedisExecutor jedisExecutor = new JedisExecutor();
 
@@ -397,39 +399,17 @@ public class SlotwiseProperties implements Validator {
 			this.maxRedirects = maxRedirects;
 		}
 
-		public ReadFrom getReadFrom() {
+		public MultiKeyReadFrom getReadFrom() {
 			return this.readFrom;
 		}
 
-		public void setReadFrom(ReadFrom readFrom) {
+		public void setReadFrom(MultiKeyReadFrom readFrom) {
 			this.readFrom = readFrom;
 		}
 
 		public JedisExecutor getJedisExecutor() {
 			return this.jedisExecutor;
 		}
-
-	}
-
-	/**
-	 * Where the multi-key engine sends its cross-slot reads over Jedis.
-	 */
-	public enum ReadFrom {
-
-		/** Every read goes to the slot's master. */
-		MASTER,
-
-		/**
-		 * Reads go to a random replica of the slot's master (the master when it has none); a batch a replica fails
-		 * is sent again to the master.
-		 */
-		REPLICA,
-
-		/**
-		 * Reads go to a random replica of the slot's master that has not failed a batch lately, else to the master;
-		 * a batch a replica fails is sent again to the master.
-		 */
-		REPLICA_PREFERRED
 
 	}
 

@@ -264,8 +264,18 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	public void stop() {
 		super.stop();
 		disposeCommandExecutor();
+		ClusterTopologyProvider provider = this.runningTopologyProvider;
 		this.clusterClient = null;
 		this.runningTopologyProvider = null;
+		// A contributed provider may own a thread (Slotwise's notifies of new masters): it ends with the factory.
+		if (provider instanceof AutoCloseable closeable) {
+			try {
+				closeable.close();
+			}
+			catch (Exception ex) {
+				logger.debug("Could not close the topology provider " + provider, ex);
+			}
+		}
 	}
 
 	private synchronized void disposeCommandExecutor() {

@@ -30,7 +30,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceClusterConnectio
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection.PipeliningFlushPolicy;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
-import org.springframework.data.redis.connection.lettuce.SlotwiseReactiveLettuceConnectionFactory;
 import org.springframework.data.redis.util.RedisClientLibraryInfo;
 import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
@@ -53,9 +52,13 @@ import org.springframework.util.StringUtils;
  * <li>an ordered hook, to which every contributor adds, run in the order added:
  * {@link #addStartedListener(String, Consumer)} runs once the factory has started, for example to pre-warm.</li>
  * </ul>
+ * A {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) reactive multi-key router} runs the cross-slot
+ * multi-key calls of the reactive connections: the provider of reactive connections is decorated (through the
+ * protected {@link #doCreateConnectionProvider(AbstractRedisClient, RedisCodec)}), not the reactive connections,
+ * whose types Spring Data Redis keeps package-private.
  * Everything else behaves exactly as in {@link LettuceConnectionFactory}.
  */
-public class SlotwiseLettuceConnectionFactory extends SlotwiseReactiveLettuceConnectionFactory {
+public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 
 	private static final Log logger = LogFactory.getLog(SlotwiseLettuceConnectionFactory.class);
 
@@ -79,6 +82,14 @@ public class SlotwiseLettuceConnectionFactory extends SlotwiseReactiveLettuceCon
 	private volatile @Nullable LettuceConnectionProvider connectionProvider;
 
 	private volatile @Nullable AbstractRedisClient connectionProviderForClient;
+
+	private volatile @Nullable ReactiveMultiKeyRouter reactiveMultiKeyRouter;
+
+	/** Whether the running factory's reactive connections route; read by {@link #isReactiveRoutingActive()}. */
+	private volatile boolean reactiveRouting;
+
+	/** Why the running factory's reactive connections do not route although a router is set, or {@code null}. */
+	private volatile @Nullable String reactiveRoutingProblem;
 
 	private final Object ownConnectionLock = new Object();
 
@@ -134,6 +145,33 @@ public class SlotwiseLettuceConnectionFactory extends SlotwiseReactiveLettuceCon
 	public void claimClusterConnections(String contributor, ClusterConnectionCreator creator) {
 		Assert.notNull(creator, "'creator' must not be null");
 		this.clusterConnections.claim(contributor, creator);
+	}
+
+	/**
+	 * Sets what runs the cross-slot multi-key calls of the reactive cluster connections; {@code null} leaves them to
+	 * Spring Data Redis and Lettuce. Takes effect when the factory next starts.
+	 * @param router the router
+	 */
+	public void setReactiveMultiKeyRouter(@Nullable ReactiveMultiKeyRouter router) {
+		this.reactiveMultiKeyRouter = router;
+	}
+
+	/**
+	 * Tells whether the running factory's reactive cluster connections send cross-slot multi-key calls to the
+	 * {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) router}.
+	 * @return whether reactive routing is active
+	 */
+	public boolean isReactiveRoutingActive() {
+		return this.reactiveRouting && isRunning();
+	}
+
+	/**
+	 * Tells why the running factory's reactive cluster connections do not route although a
+	 * {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) router} is set.
+	 * @return the missing member or extension point, or {@code null} when they route or no router is set
+	 */
+	public @Nullable String getReactiveRoutingProblem() {
+		return this.reactiveRoutingProblem;
 	}
 
 	@Override
@@ -290,6 +328,13 @@ public class SlotwiseLettuceConnectionFactory extends SlotwiseReactiveLettuceCon
 			synchronized (this.ownConnectionLock) {
 				this.ownConnectionProvider = provider;
 			}
+			return provider;
+		}
+		ReactiveMultiKeyRouter router = this.reactiveMultiKeyRouter;
+		if (router != null && client instanceof RedisClusterClient && ReactiveRouting.MISSING_MEMBER == null
+				&& ReactiveRouting.isByteBufferCodec(codec)) {
+			this.reactiveRouting = true;
+			return ReactiveRouting.provider(provider, router);
 		}
 		return provider;
 	}
@@ -313,7 +358,20 @@ public class SlotwiseLettuceConnectionFactory extends SlotwiseReactiveLettuceCon
 	@Override
 	public void start() {
 		boolean wasRunning = isRunning();
+		if (!wasRunning) {
+			this.reactiveRouting = false;
+			this.reactiveRoutingProblem = null;
+		}
 		super.start();
+		if (!wasRunning && isRunning() && this.reactiveMultiKeyRouter != null && !this.reactiveRouting) {
+			// Spring Data Redis creates its reactive provider in start(); a version that stops doing so through
+			// doCreateConnectionProvider, or a Lettuce without the commands routed, leaves the calls to Lettuce.
+			String problem = (ReactiveRouting.MISSING_MEMBER != null) ? ReactiveRouting.MISSING_MEMBER + " is missing"
+					: "LettuceConnectionFactory created no reactive connection provider through "
+							+ "doCreateConnectionProvider(AbstractRedisClient, RedisCodec)";
+			this.reactiveRoutingProblem = problem;
+			logger.warn("Cross-slot reactive multi-key calls run as Spring Data Redis runs them: " + problem);
+		}
 		if (!wasRunning && isRunning()) {
 			this.startedListeners.forEach((listener) -> listener.accept(this));
 		}

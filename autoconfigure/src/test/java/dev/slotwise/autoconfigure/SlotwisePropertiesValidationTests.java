@@ -1,5 +1,6 @@
 package dev.slotwise.autoconfigure;
 
+import dev.slotwise.multikey.MultiKeyReadFrom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -114,10 +115,10 @@ class SlotwisePropertiesValidationTests {
 		this.runner.withPropertyValues("slotwise.multikey.read-from=replica-preferred").run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(SlotwiseProperties.class).getMultikey().getReadFrom())
-				.isEqualTo(SlotwiseProperties.ReadFrom.REPLICA_PREFERRED);
+				.isEqualTo(MultiKeyReadFrom.REPLICA_PREFERRED);
 		});
 		this.runner.run((context) -> assertThat(context.getBean(SlotwiseProperties.class).getMultikey().getReadFrom())
-			.isEqualTo(SlotwiseProperties.ReadFrom.MASTER));
+			.isEqualTo(MultiKeyReadFrom.MASTER));
 	}
 
 	@Test

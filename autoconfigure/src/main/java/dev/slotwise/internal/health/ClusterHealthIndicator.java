@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
+import dev.slotwise.internal.compat.FastPaths;
+import dev.slotwise.internal.compat.JedisNodePools;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Connection;
@@ -108,7 +110,8 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 		builder.withDetail("slotsCovered", slotsCovered)
 			.withDetail("masters", masters.size())
 			.withDetail("unreachableMasters", unreachable)
-			.withDetail("nodes", nodeDetails(topology));
+			.withDetail("nodes", nodeDetails(topology))
+			.withDetail("fastPaths", FastPaths.describe(FastPaths.of(this.connectionFactory)));
 		if (slotsCovered == SLOTS && !masters.isEmpty() && unreachable.isEmpty()) {
 			builder.up();
 		}
@@ -154,7 +157,7 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 		if (JEDIS_PRESENT && this.connectionFactory instanceof SlotwiseJedisConnectionFactory jedis) {
 			// Straight to the node's pool: Spring Data Redis's node lookup would consult the topology, and refresh it
 			// once its cache has expired.
-			JedisProbe.ping(jedis, address);
+			JedisProbe.ping(jedis, master, address);
 			return;
 		}
 		// Lettuce: Spring Data Redis finds the node in topology Lettuce already holds, without a command.
@@ -179,7 +182,7 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 				if (probe != null) {
 					details.put("lastProbe", probe.isEmpty() ? "ok" : probe);
 				}
-				ConnectionPool pool = pools.get(address);
+				ConnectionPool pool = pools.isEmpty() ? null : JedisNodePools.find(pools, node);
 				if (pool != null) {
 					details.put("pool", Map.of("active", pool.getNumActive(), "idle", pool.getNumIdle(), "waiting",
 							pool.getNumWaiters()));
@@ -201,8 +204,8 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 	 */
 	private static final class JedisProbe {
 
-		static void ping(SlotwiseJedisConnectionFactory factory, String address) {
-			ConnectionPool pool = factory.getRequiredClusterClient().getClusterNodes().get(address);
+		static void ping(SlotwiseJedisConnectionFactory factory, RedisClusterNode node, String address) {
+			ConnectionPool pool = JedisNodePools.find(factory.getRequiredClusterClient().getClusterNodes(), node);
 			if (pool == null) {
 				throw new IllegalStateException("The client holds no connection pool for " + address);
 			}

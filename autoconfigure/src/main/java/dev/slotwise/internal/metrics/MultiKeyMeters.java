@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.slotwise.internal.multikey.MultiKeyCommand;
 import dev.slotwise.internal.multikey.MultiKeyObserver;
-import dev.slotwise.internal.multikey.RedirectKind;
+import dev.slotwise.internal.routing.RedirectKind;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -6,7 +6,7 @@ import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
 import dev.slotwise.internal.pipeline.JedisClusterPipelining;
 import dev.slotwise.internal.pipeline.PipelineObserver;
-import org.jspecify.annotations.Nullable;
+import dev.slotwise.multikey.MultiKeyReadFrom;
 import redis.clients.jedis.RedisClusterClient;
 
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
@@ -60,7 +60,7 @@ public final class JedisMultiKeySupport {
 	 */
 	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver) {
-		return customizer(settings, executor, observer, pipelineObserver, JedisReadFrom.MASTER);
+		return customizer(settings, executor, observer, pipelineObserver, MultiKeyReadFrom.MASTER);
 	}
 
 	/**
@@ -77,7 +77,7 @@ public final class JedisMultiKeySupport {
 	 */
 	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver,
-			JedisReadFrom readFrom) {
+			MultiKeyReadFrom readFrom) {
 		if (readFrom == null) {
 			throw new IllegalArgumentException("'readFrom' must not be null");
 		}
@@ -115,12 +115,13 @@ public final class JedisMultiKeySupport {
 
 		private final PipelineObserver pipelineObserver;
 
-		private final JedisReadFrom readFrom;
+		private final MultiKeyReadFrom readFrom;
 
-		private volatile @Nullable Engine engine;
+		/** One engine (and pipelining) per factory start: a restarted factory has a new client and provider. */
+		private final EngineHolder<Running, Engine> engine = new EngineHolder<>(this::build);
 
 		ConnectionReplacer(SlotwiseJedisConnectionFactory factory, MultiKeySettings settings, MultiKeyExecutor executor,
-				MultiKeyObserver observer, PipelineObserver pipelineObserver, JedisReadFrom readFrom) {
+				MultiKeyObserver observer, PipelineObserver pipelineObserver, MultiKeyReadFrom readFrom) {
 			this.factory = factory;
 			this.readFrom = readFrom;
 			this.pipelineObserver = pipelineObserver;
@@ -133,33 +134,33 @@ public final class JedisMultiKeySupport {
 		public JedisClusterConnection apply(JedisClusterConnection connection) {
 			RedisClusterClient client = this.factory.getRequiredClusterClient();
 			ClusterTopologyProvider topologyProvider = this.factory.getRequiredTopologyProvider();
-			Engine current = engine(client, topologyProvider);
+			Engine current = this.engine.get(new Running(client, topologyProvider));
 			return new SlotwiseJedisClusterConnection(client, this.factory.getRequiredCommandExecutor(),
 					topologyProvider, current.engine, current.pipelining);
 		}
 
 		/**
-		 * One engine (and pipelining, on the engine's transport) per factory start: a restarted factory has a new
-		 * client and topology provider.
+		 * Builds the engine and the pipelining on the engine's transport.
 		 */
-		private Engine engine(RedisClusterClient client, ClusterTopologyProvider topologyProvider) {
-			Engine current = this.engine;
-			if (current == null || current.client != client || current.topologyProvider != topologyProvider) {
-				JedisNodeTransport transport = new JedisNodeTransport(client, topologyProvider,
-						this.executor.executor(), this.readFrom, this.settings.timeout());
-				current = new Engine(client, topologyProvider,
-						new MultiKeyEngine(transport, this.settings, this.observer),
-						new JedisClusterPipelining(client, transport::router, transport::invalidateTopology,
-								this.executor.executor(), this.settings, this.pipelineObserver));
-				this.engine = current;
-			}
-			return current;
+		private Engine build(Running running) {
+			RedisClusterClient client = running.client();
+			JedisNodeTransport transport = new JedisNodeTransport(client, running.topologyProvider(),
+					this.executor.executor(), this.readFrom, this.settings.timeout(), this.executor.releaser());
+			return new Engine(new MultiKeyEngine(transport, this.settings, this.observer),
+					new JedisClusterPipelining(client, transport::router, transport::invalidateTopology,
+							this.executor.executor(), this.settings.maxCommandsPerPipeline(),
+							this.settings.maxRedirects(), this.pipelineObserver));
 		}
 
 	}
 
-	private record Engine(RedisClusterClient client, ClusterTopologyProvider topologyProvider, MultiKeyEngine engine,
-			JedisClusterPipelining pipelining) {
+	/**
+	 * What the engine runs over in a started factory.
+	 */
+	private record Running(RedisClusterClient client, ClusterTopologyProvider topologyProvider) {
+	}
+
+	private record Engine(MultiKeyEngine engine, JedisClusterPipelining pipelining) {
 	}
 
 }

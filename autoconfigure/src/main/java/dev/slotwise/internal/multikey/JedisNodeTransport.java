@@ -12,10 +12,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.IntFunction;
 
+import dev.slotwise.internal.compat.JedisNodePools;
 import dev.slotwise.internal.routing.Chunks;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.routing.SlotTable;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
+import dev.slotwise.multikey.MultiKeyReadFrom;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
@@ -39,6 +41,9 @@ final class JedisNodeTransport implements NodeTransport {
 	/** Jedis's command for each of ours, resolved once. */
 	private static final Map<MultiKeyCommand, Protocol.Command> PROTOCOL_COMMANDS = protocolCommands();
 
+	/** The call timeout a transport built without one assumes: the default of {@code slotwise.multikey.timeout}. */
+	static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(5);
+
 	/** Far enough never to come, near enough not to overflow {@link System#nanoTime()} arithmetic. */
 	private static final long NO_DEADLINE = Long.MAX_VALUE / 4;
 
@@ -53,11 +58,15 @@ final class JedisNodeTransport implements NodeTransport {
 	private volatile @Nullable Routing routing;
 
 	JedisNodeTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor) {
-		this(client, topologyProvider, executor, JedisReadFrom.MASTER, Duration.ofSeconds(5));
+		// Reads stay on masters: nothing is ever released off the batch's thread.
+		this(client, topologyProvider, executor, MultiKeyReadFrom.MASTER, DEFAULT_CALL_TIMEOUT, executor);
 	}
 
+	/**
+	 * @param releaser returns broken replica connections to their pools off the batch's thread
+	 */
 	JedisNodeTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor,
-			JedisReadFrom readFrom, Duration callTimeout) {
+			MultiKeyReadFrom readFrom, Duration callTimeout, Executor releaser) {
 		this.client = client;
 		this.topologyProvider = topologyProvider;
 		this.executor = executor;
@@ -65,7 +74,7 @@ final class JedisNodeTransport implements NodeTransport {
 		this.reads = new JedisReadRouting(readFrom, () -> {
 			Routing current = this.routing;
 			return (current != null) ? current.topology : topologyProvider.getTopology();
-		}, client::getClusterNodes, callTimeout);
+		}, client, callTimeout, releaser);
 	}
 
 	@Override
@@ -82,30 +91,12 @@ final class JedisNodeTransport implements NodeTransport {
 	private static SlotTable table(ClusterTopology topology, Set<String> pools) {
 		Map<NodeAddress, int[]> slots = new HashMap<>();
 		for (RedisClusterNode master : topology.getActiveMasterNodes()) {
-			NodeAddress address = address(master, pools);
+			NodeAddress address = JedisNodePools.address(master, pools);
 			if (address != null) {
 				slots.put(address, master.getSlotRange().getSlotsArray());
 			}
 		}
 		return SlotTable.of(slots);
-	}
-
-	/**
-	 * Returns the address Jedis keys the node's pool by. Spring Data Redis parses the IP from {@code CLUSTER NODES}
-	 * and puts an announced hostname in the node's name, while Jedis keys its pools by the endpoints of
-	 * {@code CLUSTER SLOTS} (and redirects name them too): the hostname when the cluster prefers hostnames.
-	 */
-	static @Nullable NodeAddress address(RedisClusterNode node, Set<String> pools) {
-		String host = node.getHost();
-		Integer port = node.getPort();
-		if (host == null || port == null) {
-			return null;
-		}
-		String name = node.getName();
-		if (name != null && !name.isEmpty() && !pools.contains(host + ":" + port) && pools.contains(name + ":" + port)) {
-			return new NodeAddress(name, port);
-		}
-		return new NodeAddress(host, port);
 	}
 
 	@Override
@@ -180,34 +171,7 @@ final class JedisNodeTransport implements NodeTransport {
 	}
 
 	private ConnectionPool pool(NodeAddress node, List<Request> requests) {
-		String key = node.toString();
-		Map<String, ConnectionPool> pools = this.client.getClusterNodes();
-		if (pools.isEmpty()) {
-			// An open client always knows its seed nodes; none left means it was closed. Renewing the slot cache now
-			// would re-create every pool on the closed client, leaking their connections.
-			throw new DataAccessResourceFailureException("The Jedis cluster client is closed");
-		}
-		ConnectionPool pool = pools.get(key);
-		if (pool == null) {
-			renewSlotCache(requests.get(0).args()[0]);
-			pool = this.client.getClusterNodes().get(key);
-		}
-		if (pool == null) {
-			throw new DataAccessResourceFailureException("Node " + key + " is unknown to the Jedis cluster client");
-		}
-		return pool;
-	}
-
-	/**
-	 * Makes Jedis renew its slot cache, which creates the pools of nodes it has not seen yet (a redirect to a new
-	 * master). Jedis offers no public way to ask for that ({@code ClusterConnectionProvider.renewSlotCache()} sits
-	 * behind a protected field of the client), but a keyed command through the client does it: Jedis follows the
-	 * redirect the command meets and renews its cache on {@code MOVED}. {@code EXISTS} is the cheapest keyed command
-	 * and changes nothing.
-	 * @param key a key of the slot that moved
-	 */
-	private void renewSlotCache(byte[] key) {
-		this.client.exists(key);
+		return JedisNodePools.forAddress(this.client, node, requests.get(0).args()[0]);
 	}
 
 	private static @Nullable Object decode(@Nullable Object raw, MultiKeyCommand command) {
@@ -226,6 +190,15 @@ final class JedisNodeTransport implements NodeTransport {
 			commands.put(command, Protocol.Command.valueOf(command.name()));
 		}
 		return commands;
+	}
+
+	/**
+	 * Not supported: a Jedis node batch holds a thread, which the call's deadline ends, so the Jedis engine runs no
+	 * call that needs a timer.
+	 */
+	@Override
+	public Runnable schedule(Runnable task, long delayNanos) {
+		throw new UnsupportedOperationException("The Jedis engine runs no asynchronous multi-key calls");
 	}
 
 	@Override

@@ -11,33 +11,36 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import dev.slotwise.internal.multikey.NodeTransport.ErrorReply;
 import dev.slotwise.internal.multikey.NodeTransport.Request;
+import dev.slotwise.internal.compat.JedisNodePools;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.routing.SlotHash;
 import dev.slotwise.internal.routing.SlotTable;
+import dev.slotwise.multikey.MultiKeyReadFrom;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClusterClient;
 
 import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.RedisClusterNode;
 
 /**
- * Picks the node a Jedis node batch is sent to when reads may go to replicas ({@link JedisReadFrom}), and sends a
+ * Picks the node a Jedis node batch is sent to when reads may go to replicas ({@link MultiKeyReadFrom}), and sends a
  * read batch a replica fails again to the master.
  * <p>
  * Replicas come from the same topology the engine routes by (Spring Data Redis's {@code CLUSTER NODES} view), their
- * connections from Jedis's per-node pools, which Jedis creates for replicas too. A replica serves reads of its
+ * connections from Jedis's per-node pools, which Jedis creates for the replicas its slot table lists; a replica the
+ * topology lists and Jedis's slot table not yet gets its pool set up when the topology is indexed. A replica serves reads of its
  * master's slots only on a connection in {@code READONLY} mode; Jedis's pools do not send it (its
  * {@code readOnlyForRedisClusterReplicas} flag would, but on every connection of the application, masters
  * included), so it is sent here, once on each pooled connection before its first batch (one round trip), and
@@ -53,21 +56,20 @@ import org.springframework.data.redis.connection.RedisClusterNode;
  */
 final class JedisReadRouting {
 
-	/** How long {@link JedisReadFrom#REPLICA_PREFERRED} leaves a replica that failed a batch aside. */
+	/** How long {@link MultiKeyReadFrom#REPLICA_PREFERRED} leaves a replica that failed a batch aside. */
 	static final Duration QUARANTINE = Duration.ofSeconds(5);
 
 	private static final Log logger = LogFactory.getLog(JedisReadRouting.class);
-
-	/** Returns broken replica connections to their pools, off the batch's thread; its one thread ends when idle. */
-	private static final ThreadPoolExecutor RELEASER = releaser();
 
 	/** Cluster flags of a replica that cannot serve. */
 	private static final Set<RedisClusterNode.Flag> DOWN = EnumSet.of(RedisClusterNode.Flag.FAIL,
 			RedisClusterNode.Flag.PFAIL, RedisClusterNode.Flag.HANDSHAKE, RedisClusterNode.Flag.NOADDR);
 
-	private final JedisReadFrom readFrom;
+	private final MultiKeyReadFrom readFrom;
 
 	private final Supplier<ClusterTopology> topology;
+
+	private final RedisClusterClient client;
 
 	private final Supplier<Map<String, ConnectionPool>> pools;
 
@@ -80,21 +82,27 @@ final class JedisReadRouting {
 	/** Replicas that failed a batch, with the {@link System#nanoTime()} until which they are left aside. */
 	private final Map<NodeAddress, Long> failed = new ConcurrentHashMap<>();
 
+	/** Returns broken replica connections to their pools, off the batch's thread. */
+	private final Executor releaser;
+
 	private volatile @Nullable Replicas replicas;
 
 	/**
 	 * Creates the routing.
 	 * @param readFrom where reads go
 	 * @param topology the topology the engine last routed by
-	 * @param pools Jedis's node pools by {@code host:port}
+	 * @param client the cluster client, whose node pools (by {@code host:port}) the batches use
 	 * @param callTimeout the engine's bound on a call: a replica gets half of it to answer, so that the master still
 	 * has time to serve the batch when the replica does not
+	 * @param releaser returns broken replica connections to their pools, off the batch's thread
 	 */
-	JedisReadRouting(JedisReadFrom readFrom, Supplier<ClusterTopology> topology, Supplier<Map<String, ConnectionPool>> pools,
-			Duration callTimeout) {
+	JedisReadRouting(MultiKeyReadFrom readFrom, Supplier<ClusterTopology> topology, RedisClusterClient client,
+			Duration callTimeout, Executor releaser) {
+		this.releaser = releaser;
+		this.client = client;
+		this.pools = client::getClusterNodes;
 		this.readFrom = readFrom;
 		this.topology = topology;
-		this.pools = pools;
 		this.replicaTimeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, callTimeout.toMillis() / 2));
 	}
 
@@ -130,19 +138,8 @@ final class JedisReadRouting {
 		return sender.send(node, Session.NONE);
 	}
 
-	private static ThreadPoolExecutor releaser() {
-		ThreadPoolExecutor releaser = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-				(runnable) -> {
-					Thread thread = new Thread(runnable, "slotwise-replica-release");
-					thread.setDaemon(true);
-					return thread;
-				});
-		releaser.allowCoreThreadTimeOut(true);
-		return releaser;
-	}
-
 	private @Nullable NodeAddress replicaFor(NodeAddress node, List<Request> requests) {
-		if (this.readFrom == JedisReadFrom.MASTER || !reads(requests)) {
+		if (this.readFrom == MultiKeyReadFrom.MASTER || !Request.replicaMayServe(requests)) {
 			return null;
 		}
 		Replicas current = replicas();
@@ -165,7 +162,7 @@ final class JedisReadRouting {
 				continue;
 			}
 			Long until = this.failed.get(replica);
-			if (this.readFrom == JedisReadFrom.REPLICA_PREFERRED && until != null && now - until < 0) {
+			if (this.readFrom == MultiKeyReadFrom.REPLICA_PREFERRED && until != null && now - until < 0) {
 				continue;
 			}
 			candidates.add(replica);
@@ -177,16 +174,6 @@ final class JedisReadRouting {
 				: candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
 	}
 
-	private static boolean reads(List<Request> requests) {
-		for (Request request : requests) {
-			if (request.redirected()
-					|| (request.command() != MultiKeyCommand.MGET && request.command() != MultiKeyCommand.EXISTS)) {
-				return false;
-			}
-		}
-		return true;
-	}
-
 	/**
 	 * Returns the replicas of each master, indexed once per topology the provider hands out.
 	 */
@@ -194,7 +181,7 @@ final class JedisReadRouting {
 		ClusterTopology topology = this.topology.get();
 		Replicas current = this.replicas;
 		if (current == null || current.topology != topology) {
-			current = Replicas.of(topology, this.pools.get().keySet());
+			current = Replicas.of(topology, this.client);
 			this.replicas = current;
 		}
 		return current;
@@ -218,7 +205,7 @@ final class JedisReadRouting {
 		Long previous = this.failed.put(replica, System.nanoTime() + QUARANTINE.toNanos());
 		if (previous == null || System.nanoTime() - previous >= 0) {
 			logger.warn("Replica " + replica + " failed a read batch (" + cause + "); the batch goes to master "
-					+ master + ((this.readFrom == JedisReadFrom.REPLICA_PREFERRED)
+					+ master + ((this.readFrom == MultiKeyReadFrom.REPLICA_PREFERRED)
 							? ", as do reads of its slots for the next " + QUARANTINE.toSeconds() + " s" : ""));
 		}
 	}
@@ -318,14 +305,19 @@ final class JedisReadRouting {
 			if (pool != null) {
 				// Detached, the borrower's close() only closes the socket; the pool hears of it from the releaser.
 				connection.setHandlingPool(null);
-				RELEASER.execute(() -> {
-					try {
-						pool.returnBrokenResource(connection);
-					}
-					catch (RuntimeException ex) {
-						logger.debug("Could not return a broken connection to the pool of " + this.replica, ex);
-					}
-				});
+				try {
+					JedisReadRouting.this.releaser.execute(() -> {
+						try {
+							pool.returnBrokenResource(connection);
+						}
+						catch (RuntimeException ex) {
+							logger.debug("Could not return a broken connection to the pool of " + this.replica, ex);
+						}
+					});
+				}
+				catch (RejectedExecutionException ex) {
+					// The engine is shutting down: the pool closes with the client, the socket is closed already.
+				}
 			}
 			return true;
 		}
@@ -337,11 +329,12 @@ final class JedisReadRouting {
 	 */
 	private record Replicas(ClusterTopology topology, SlotTable masters, Map<NodeAddress, List<NodeAddress>> byMaster) {
 
-		static Replicas of(ClusterTopology topology, Set<String> pools) {
+		static Replicas of(ClusterTopology topology, RedisClusterClient client) {
+			Map<String, ConnectionPool> pools = client.getClusterNodes();
 			Map<NodeAddress, int[]> slots = new HashMap<>();
 			Map<String, NodeAddress> masterById = new HashMap<>();
 			for (RedisClusterNode master : topology.getActiveMasterNodes()) {
-				NodeAddress address = JedisNodeTransport.address(master, pools);
+				NodeAddress address = JedisNodePools.address(master, pools.keySet());
 				if (address != null) {
 					slots.put(address, master.getSlotRange().getSlotsArray());
 					if (master.getId() != null) {
@@ -357,8 +350,19 @@ final class JedisReadRouting {
 					continue;
 				}
 				NodeAddress master = masterById.get(node.getMasterId());
-				NodeAddress address = JedisNodeTransport.address(node, pools);
+				NodeAddress address = JedisNodePools.address(node, pools.keySet());
 				if (master != null && address != null) {
+					// A replica Jedis's slot cache does not list yet (a fresh cluster's CLUSTER SLOTS leaves out
+					// replicas whose replication offset has not reached every node) gets its pool now, not at
+					// Jedis's next renewal.
+					try {
+						JedisNodePools.findOrSetUp(client, pools, node);
+					}
+					catch (RuntimeException ex) {
+						// Unreachable: its master serves its reads until the topology says more.
+						logger.debug("Could not set up the pool of replica " + address, ex);
+						continue;
+					}
 					byMaster.computeIfAbsent(master, (key) -> new ArrayList<>(2)).add(address);
 				}
 			}

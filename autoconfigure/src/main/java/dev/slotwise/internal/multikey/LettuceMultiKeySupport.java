@@ -1,6 +1,6 @@
 package dev.slotwise.internal.multikey;
 
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,6 +17,9 @@ public final class LettuceMultiKeySupport {
 
 	/** How the engine names itself to the connection factory's hooks. */
 	static final String CONTRIBUTOR = "slotwise-multikey";
+
+	/** The default of {@code slotwise.topology.min-refresh-interval}, for callers without properties. */
+	static final Duration DEFAULT_MIN_REFRESH_INTERVAL = Duration.ofSeconds(1);
 
 	private LettuceMultiKeySupport() {
 	}
@@ -41,6 +44,23 @@ public final class LettuceMultiKeySupport {
 	 */
 	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyObserver observer) {
+		return customizer(settings, observer, DEFAULT_MIN_REFRESH_INTERVAL);
+	}
+
+	/**
+	 * Returns a customizer like {@link #customizer(MultiKeySettings, MultiKeyObserver)} whose partition reloads after
+	 * {@code MOVED} or a node failure start at most once per interval ({@code slotwise.topology.min-refresh-interval},
+	 * the same bound Slotwise's topology puts on every refresh).
+	 * @param settings the engine's limits
+	 * @param observer sees each cross-slot call and redirect
+	 * @param minRefreshInterval the least time between two partition reloads the engine asks for
+	 * @return the customizer
+	 */
+	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyObserver observer, Duration minRefreshInterval) {
+		if (minRefreshInterval == null || minRefreshInterval.isNegative()) {
+			throw new IllegalArgumentException("'minRefreshInterval' must not be null or negative");
+		}
 		if (observer == null) {
 			throw new IllegalArgumentException("'observer' must not be null");
 		}
@@ -50,7 +70,7 @@ public final class LettuceMultiKeySupport {
 		// Fails start-up, naming the method, should Spring Data Redis no longer have a method the engine serves.
 		MultiKeyCommands.requireInterceptedMethods();
 		return (factory) -> {
-			PartitionRefresher refresher = new PartitionRefresher(factory);
+			PartitionRefresher refresher = new PartitionRefresher(factory, minRefreshInterval);
 			AskingConnection asking = new AskingConnection(factory::getNativeClient);
 			factory.claimClusterConnections(CONTRIBUTOR, (shared, provider, topologyProvider, executor, timeout) -> {
 				Runnable invalidate = () -> {
@@ -73,25 +93,28 @@ public final class LettuceMultiKeySupport {
 
 	/**
 	 * Asks Lettuce to reload its partitions after a {@code MOVED} reply or a node failure seen by the engine: at most
-	 * one reload in flight and at most one per second, so that a burst of redirects cannot storm the cluster.
+	 * one reload in flight and at most one per minimum interval, so that a burst of redirects cannot storm the
+	 * cluster.
 	 */
 	static final class PartitionRefresher {
 
-		private static final long MIN_INTERVAL = TimeUnit.SECONDS.toNanos(1);
+		private final long minIntervalNanos;
 
 		private final SlotwiseLettuceConnectionFactory factory;
 
 		private final AtomicBoolean refreshing = new AtomicBoolean();
 
-		private final AtomicLong last = new AtomicLong(System.nanoTime() - MIN_INTERVAL);
+		private final AtomicLong last;
 
-		PartitionRefresher(SlotwiseLettuceConnectionFactory factory) {
+		PartitionRefresher(SlotwiseLettuceConnectionFactory factory, Duration minInterval) {
 			this.factory = factory;
+			this.minIntervalNanos = minInterval.toNanos();
+			this.last = new AtomicLong(System.nanoTime() - this.minIntervalNanos);
 		}
 
 		void refresh() {
 			long now = System.nanoTime();
-			if (now - this.last.get() < MIN_INTERVAL || !this.refreshing.compareAndSet(false, true)) {
+			if (now - this.last.get() < this.minIntervalNanos || !this.refreshing.compareAndSet(false, true)) {
 				return;
 			}
 			this.last.set(now);

@@ -7,12 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
+import dev.slotwise.internal.compat.LettuceInternals;
 import dev.slotwise.internal.routing.Chunks;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.routing.SlotHash;
-import io.lettuce.core.OrderingReadFromAccessor;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -23,6 +24,7 @@ import io.lettuce.core.models.role.RedisNodeDescription;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ConnectionIntent;
 import io.lettuce.core.protocol.RedisCommand;
+import io.netty.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -114,7 +116,7 @@ final class LettuceNodeTransport implements NodeTransport {
 	 * Returns the node connection a batch goes over: for reads ({@code MGET}, {@code EXISTS}) sent to the master that
 	 * owns their slots, a node that the connection's {@link ReadFrom} selects among that master and its replicas, as
 	 * Lettuce's own cluster reads do (replica connections are opened with {@code READONLY}); for writes, and for
-	 * commands redirected to a node the partitions do not name as the slot's master, that node.
+	 * commands a redirect sent to a node, that node ({@link Request#replicaMayServe(List)}).
 	 * @param node the node the engine routed the batch to
 	 * @param requests the batch
 	 * @return the connection
@@ -122,7 +124,8 @@ final class LettuceNodeTransport implements NodeTransport {
 	private CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connectionFor(NodeAddress node,
 			List<Request> requests) {
 		ReadFrom readFrom = this.connection.getReadFrom();
-		if (readFrom == null || readFrom == ReadFrom.UPSTREAM || readFrom == ReadFrom.MASTER || !reads(requests)) {
+		if (readFrom == null || readFrom == ReadFrom.UPSTREAM || readFrom == ReadFrom.MASTER
+				|| !Request.replicaMayServe(requests)) {
 			return this.connection.getConnectionAsync(node.host(), node.port());
 		}
 		// Every request of a batch routed by slot belongs to the same master, so one slot tells the candidates.
@@ -158,22 +161,12 @@ final class LettuceNodeTransport implements NodeTransport {
 			return CompletableFuture.failedFuture(new IllegalStateException(
 					"No node to read slot " + slot + " from with ReadFrom " + readFrom + " among " + candidates));
 		}
-		RedisNodeDescription chosen = (selection.size() == 1 || OrderingReadFromAccessor.isOrderSensitive(readFrom))
+		RedisNodeDescription chosen = (selection.size() == 1 || LettuceInternals.isOrderSensitive(readFrom))
 				? selection.get(0) : selection.get(ThreadLocalRandom.current().nextInt(selection.size()));
 		RedisURI uri = chosen.getUri();
 		// Lettuce keys a master's connection as WRITE and opens READ connections (with READONLY) to replicas.
 		ConnectionIntent intent = chosen.getRole().isUpstream() ? ConnectionIntent.WRITE : ConnectionIntent.READ;
 		return this.connection.getConnectionAsync(uri.getHost(), uri.getPort(), intent);
-	}
-
-	private static boolean reads(List<Request> requests) {
-		for (Request request : requests) {
-			if (request.asking()
-					|| (request.command() != MultiKeyCommand.MGET && request.command() != MultiKeyCommand.EXISTS)) {
-				return false;
-			}
-		}
-		return true;
 	}
 
 	private static Map<MultiKeyCommand, CommandType> commandTypes() {
@@ -187,6 +180,18 @@ final class LettuceNodeTransport implements NodeTransport {
 	@Override
 	public void invalidateTopology() {
 		this.invalidateTopology.run();
+	}
+
+	/**
+	 * Schedules on the timer of the client's {@code ClientResources} (the one Lettuce's own command timeouts use),
+	 * which ends when the client's resources shut down.
+	 */
+	@Override
+	public Runnable schedule(Runnable task, long delayNanos) {
+		Timeout timeout = this.connection.getResources()
+			.timer()
+			.newTimeout((ignored) -> task.run(), Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+		return timeout::cancel;
 	}
 
 }

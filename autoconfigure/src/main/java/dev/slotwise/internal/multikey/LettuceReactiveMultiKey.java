@@ -7,12 +7,12 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.slotwise.connection.ReactiveMultiKeyRouter;
 import dev.slotwise.internal.routing.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
-import org.springframework.data.redis.connection.lettuce.SlotwiseReactiveLettuceConnectionFactory.MultiKeyRouter;
 
 /**
  * Runs reactive cross-slot multi-key calls on the engine's asynchronous core, over the same node connections,
@@ -20,13 +20,11 @@ import org.springframework.data.redis.connection.lettuce.SlotwiseReactiveLettuce
  * the call and completes from Lettuce's I/O callbacks (or the engine's deadline timer); no thread waits. Cancelling
  * the subscription cancels the call's node batches.
  */
-final class LettuceReactiveMultiKey implements MultiKeyRouter {
+final class LettuceReactiveMultiKey implements ReactiveMultiKeyRouter {
 
 	private final Supplier<StatefulRedisClusterConnection<byte[], byte[]>> connection;
 
-	private final Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines;
-
-	private volatile @Nullable Engine current;
+	private final EngineHolder<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engine;
 
 	/**
 	 * @param connection supplies the native cluster connection the calls run over: the factory's shared one (the one
@@ -36,7 +34,7 @@ final class LettuceReactiveMultiKey implements MultiKeyRouter {
 	LettuceReactiveMultiKey(Supplier<StatefulRedisClusterConnection<byte[], byte[]>> connection,
 			Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines) {
 		this.connection = connection;
-		this.engines = engines;
+		this.engine = new EngineHolder<>(engines);
 	}
 
 	@Override
@@ -100,13 +98,7 @@ final class LettuceReactiveMultiKey implements MultiKeyRouter {
 	 * The engine over the factory's current native connection, created again when the factory restarted.
 	 */
 	private MultiKeyEngine engine() {
-		StatefulRedisClusterConnection<byte[], byte[]> connection = this.connection.get();
-		Engine engine = this.current;
-		if (engine == null || engine.connection != connection) {
-			engine = new Engine(connection, this.engines.apply(connection));
-			this.current = engine;
-		}
-		return engine.engine;
+		return this.engine.get(this.connection.get());
 	}
 
 	private static byte[][] toArray(List<ByteBuffer> keys) {
@@ -125,9 +117,6 @@ final class LettuceReactiveMultiKey implements MultiKeyRouter {
 		byte[] bytes = new byte[view.remaining()];
 		view.get(bytes);
 		return bytes;
-	}
-
-	private record Engine(StatefulRedisClusterConnection<byte[], byte[]> connection, MultiKeyEngine engine) {
 	}
 
 }

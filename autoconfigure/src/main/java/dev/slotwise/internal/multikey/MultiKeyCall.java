@@ -12,7 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -99,7 +98,7 @@ final class MultiKeyCall<R> {
 
 	/**
 	 * Sends the commands and returns at once: the future completes from the transport's callbacks, or with a
-	 * {@link MultiKeyException} on failure or at the deadline (a task on a shared timer, so no thread waits).
+	 * {@link MultiKeyException} on failure or at the deadline (a task on the transport's timer, so no thread waits).
 	 * Cancelling the future cancels the node batches still in flight.
 	 * @param commands the planned commands
 	 * @return the result to come
@@ -125,8 +124,8 @@ final class MultiKeyCall<R> {
 		});
 		begin(commands);
 		if (!this.done.isDone()) {
-			ScheduledFuture<?> timer = Deadlines.schedule(this::expire, this.deadline - System.nanoTime());
-			this.done.whenComplete((ignored, failure) -> timer.cancel(false));
+			Runnable cancelTimer = this.transport.schedule(this::expire, this.deadline - System.nanoTime());
+			this.done.whenComplete((ignored, failure) -> cancelTimer.run());
 		}
 		return result;
 	}

@@ -3,6 +3,7 @@ package dev.slotwise.internal.multikey;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -24,14 +25,21 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class MultiKeyExecutor implements AutoCloseable {
 
+	/** How long an idle thread (a batch thread or the releaser) waits for work before it ends. */
+	private static final Duration IDLE_THREAD_KEEP_ALIVE = Duration.ofSeconds(60);
+
 	private final ThreadPoolExecutor pool;
+
+	private final ThreadPoolExecutor releaser;
 
 	private final Duration awaitTermination;
 
 	private final LongAdder callerRuns;
 
-	private MultiKeyExecutor(ThreadPoolExecutor pool, Duration awaitTermination, LongAdder callerRuns) {
+	private MultiKeyExecutor(ThreadPoolExecutor pool, ThreadPoolExecutor releaser, Duration awaitTermination,
+			LongAdder callerRuns) {
 		this.pool = pool;
+		this.releaser = releaser;
 		this.awaitTermination = awaitTermination;
 		this.callerRuns = callerRuns;
 	}
@@ -59,7 +67,8 @@ public final class MultiKeyExecutor implements AutoCloseable {
 			return thread;
 		};
 		LongAdder callerRuns = new LongAdder();
-		ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+		ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, IDLE_THREAD_KEEP_ALIVE.toMillis(),
+				TimeUnit.MILLISECONDS,
 				new ArrayBlockingQueue<>(queueCapacity), factory, (batch, executor) -> {
 					if (batch instanceof Bounded bounded) {
 						waitForRoom(bounded, executor);
@@ -69,7 +78,14 @@ public final class MultiKeyExecutor implements AutoCloseable {
 					}
 				});
 		pool.allowCoreThreadTimeOut(true);
-		return new MultiKeyExecutor(pool, awaitTermination, callerRuns);
+		ThreadPoolExecutor releaser = new ThreadPoolExecutor(1, 1, IDLE_THREAD_KEEP_ALIVE.toMillis(),
+				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), (runnable) -> {
+					Thread thread = new Thread(runnable, threadNamePrefix + "release");
+					thread.setDaemon(true);
+					return thread;
+				});
+		releaser.allowCoreThreadTimeOut(true);
+		return new MultiKeyExecutor(pool, releaser, awaitTermination, callerRuns);
 	}
 
 	private static void runOnCaller(Runnable batch, ThreadPoolExecutor pool, LongAdder callerRuns) {
@@ -124,6 +140,15 @@ public final class MultiKeyExecutor implements AutoCloseable {
 
 	Executor executor() {
 		return this.pool;
+	}
+
+	/**
+	 * Returns the one thread that hands broken replica connections back to their pools off the batches' threads
+	 * (commons-pool2 replaces such a connection on the returning thread, which towards a hanging replica would hold
+	 * the batch).
+	 */
+	Executor releaser() {
+		return this.releaser;
 	}
 
 	/**
@@ -190,6 +215,7 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.releaser.shutdownNow();
 		this.pool.shutdown();
 		try {
 			if (!this.pool.awaitTermination(this.awaitTermination.toMillis(), TimeUnit.MILLISECONDS)) {

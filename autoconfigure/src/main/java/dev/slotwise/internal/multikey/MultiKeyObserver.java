@@ -1,5 +1,7 @@
 package dev.slotwise.internal.multikey;
 
+import dev.slotwise.internal.routing.RedirectKind;
+
 /**
  * Sees what the multi-key engine does: each cross-slot call it runs and each redirect it follows. Meters implement
  * it, one per client; the engine knows nothing of Micrometer.

@@ -47,6 +47,16 @@ interface NodeTransport {
 	}
 
 	/**
+	 * Runs a task once a delay has passed, on a timer that the client behind the transport owns (so that it ends with
+	 * the client): the deadline of a call no thread waits for.
+	 * @param task the task, which must be quick (it runs on the timer's thread)
+	 * @param delayNanos the delay; zero or less runs it as soon as possible
+	 * @return cancels the task
+	 * @throws UnsupportedOperationException when the transport runs no asynchronous calls
+	 */
+	Runnable schedule(Runnable task, long delayNanos);
+
+	/**
 	 * Tells the topology source that slots moved ({@code MOVED}) or a node failed, so the next lookup refreshes.
 	 */
 	void invalidateTopology();
@@ -70,6 +80,23 @@ interface NodeTransport {
 		 */
 		Request(MultiKeyCommand command, byte[][] args, boolean asking) {
 			this(command, args, asking, asking);
+		}
+
+		/**
+		 * The one rule, for both clients, of which batches a replica may serve: reads only ({@code MGET},
+		 * {@code EXISTS}), none of them sent to a node a redirect named ({@code MOVED}, {@code ASK},
+		 * {@code TRYAGAIN}: that node serves it itself).
+		 * @param requests a batch for one node
+		 * @return whether a replica of the slot's master may serve the batch
+		 */
+		static boolean replicaMayServe(List<Request> requests) {
+			for (Request request : requests) {
+				if (request.redirected()
+						|| (request.command() != MultiKeyCommand.MGET && request.command() != MultiKeyCommand.EXISTS)) {
+					return false;
+				}
+			}
+			return true;
 		}
 
 	}

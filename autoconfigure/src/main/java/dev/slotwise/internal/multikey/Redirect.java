@@ -1,6 +1,7 @@
 package dev.slotwise.internal.multikey;
 
 import dev.slotwise.internal.routing.NodeAddress;
+import dev.slotwise.internal.routing.RedirectKind;
 import org.jspecify.annotations.Nullable;
 
 /**

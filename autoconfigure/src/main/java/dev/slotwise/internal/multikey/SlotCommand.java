@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.slotwise.internal.routing.Chunks;
 import dev.slotwise.internal.routing.NodeAddress;
+import dev.slotwise.internal.routing.RedirectKind;
 import dev.slotwise.internal.routing.SlotGroup;
 import dev.slotwise.internal.routing.SlotPlan;
 import org.jspecify.annotations.Nullable;

@@ -23,11 +23,9 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 
 	private final @Nullable StatefulRedisClusterConnection<byte[], byte[]> sharedConnection;
 
-	private final Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines;
+	private final EngineHolder<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engine;
 
 	private final MultiKeyCommands multiKey;
-
-	private @Nullable MultiKeyEngine engine;
 
 	SlotwiseLettuceClusterConnection(@Nullable StatefulRedisClusterConnection<byte[], byte[]> sharedConnection,
 			LettuceConnectionProvider connectionProvider, ClusterTopologyProvider topologyProvider,
@@ -35,7 +33,7 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 			Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines) {
 		super(sharedConnection, connectionProvider, topologyProvider, executor, timeout);
 		this.sharedConnection = sharedConnection;
-		this.engines = engines;
+		this.engine = new EngineHolder<>(engines);
 		this.multiKey = new MultiKeyCommands(this::engine, () -> isPipelined() || isQueueing());
 	}
 
@@ -54,17 +52,12 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 	 * cross-slot call needs it.
 	 */
 	private MultiKeyEngine engine() {
-		MultiKeyEngine engine = this.engine;
-		if (engine == null) {
-			StatefulRedisClusterConnection<byte[], byte[]> connection = this.sharedConnection;
-			if (connection == null) {
-				connection = ((RedisAdvancedClusterAsyncCommands<byte[], byte[]>) getNativeConnection())
-					.getStatefulConnection();
-			}
-			engine = this.engines.apply(connection);
-			this.engine = engine;
+		StatefulRedisClusterConnection<byte[], byte[]> connection = this.sharedConnection;
+		if (connection == null) {
+			connection = ((RedisAdvancedClusterAsyncCommands<byte[], byte[]>) getNativeConnection())
+				.getStatefulConnection();
 		}
-		return engine;
+		return this.engine.get(connection);
 	}
 
 }

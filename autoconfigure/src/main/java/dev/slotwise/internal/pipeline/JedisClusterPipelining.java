@@ -5,7 +5,6 @@ import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
-import dev.slotwise.internal.multikey.MultiKeySettings;
 import dev.slotwise.internal.routing.NodeAddress;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.RedisClusterClient;
@@ -25,7 +24,9 @@ public final class JedisClusterPipelining {
 
 	private final Executor executor;
 
-	private final MultiKeySettings settings;
+	private final int maxCommandsPerFlush;
+
+	private final int maxRedirects;
 
 	private final PipelineObserver observer;
 
@@ -35,11 +36,13 @@ public final class JedisClusterPipelining {
 	 * @param router supplies a snapshot of the slot owners (the multi-key engine's)
 	 * @param invalidateTopology marks the topology stale after {@code MOVED} or a node failure
 	 * @param executor runs node batches in parallel (the multi-key executor)
-	 * @param settings {@code maxCommandsPerPipeline} caps a flush, {@code maxRedirects} the retries of a command
+	 * @param maxCommandsPerFlush the most commands written to a node before their replies are read, positive
+	 * @param maxRedirects the most redirects a command follows, not negative
 	 * @param observer sees every pipeline
 	 */
 	public JedisClusterPipelining(RedisClusterClient client, Supplier<IntFunction<@Nullable NodeAddress>> router,
-			Runnable invalidateTopology, Executor executor, MultiKeySettings settings, PipelineObserver observer) {
+			Runnable invalidateTopology, Executor executor, int maxCommandsPerFlush, int maxRedirects,
+			PipelineObserver observer) {
 		if (client == null) {
 			throw new IllegalArgumentException("'client' must not be null");
 		}
@@ -52,8 +55,11 @@ public final class JedisClusterPipelining {
 		if (executor == null) {
 			throw new IllegalArgumentException("'executor' must not be null");
 		}
-		if (settings == null) {
-			throw new IllegalArgumentException("'settings' must not be null");
+		if (maxCommandsPerFlush < 1) {
+			throw new IllegalArgumentException("'maxCommandsPerFlush' must be positive, was " + maxCommandsPerFlush);
+		}
+		if (maxRedirects < 0) {
+			throw new IllegalArgumentException("'maxRedirects' must not be negative, was " + maxRedirects);
 		}
 		if (observer == null) {
 			throw new IllegalArgumentException("'observer' must not be null");
@@ -62,7 +68,8 @@ public final class JedisClusterPipelining {
 		this.router = router;
 		this.invalidateTopology = invalidateTopology;
 		this.executor = executor;
-		this.settings = settings;
+		this.maxCommandsPerFlush = maxCommandsPerFlush;
+		this.maxRedirects = maxRedirects;
 		this.observer = observer;
 	}
 
@@ -97,11 +104,11 @@ public final class JedisClusterPipelining {
 	}
 
 	int maxCommandsPerFlush() {
-		return this.settings.maxCommandsPerPipeline();
+		return this.maxCommandsPerFlush;
 	}
 
 	int maxRedirects() {
-		return this.settings.maxRedirects();
+		return this.maxRedirects;
 	}
 
 	PipelineObserver observer() {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import dev.slotwise.internal.compat.JedisNodePools;
 import dev.slotwise.internal.routing.Chunks;
 import dev.slotwise.internal.routing.NodeAddress;
 import org.jspecify.annotations.Nullable;
@@ -182,24 +183,7 @@ final class NodeReplay {
 	}
 
 	private static ConnectionPool pool(RedisClusterClient client, NodeAddress node, byte[] key) {
-		String name = node.toString();
-		Map<String, ConnectionPool> pools = client.getClusterNodes();
-		if (pools.isEmpty()) {
-			// None left means the client was closed: renewing its slot cache would re-create its pools (as in
-			// JedisNodeTransport).
-			throw new DataAccessResourceFailureException("The Jedis cluster client is closed");
-		}
-		ConnectionPool pool = pools.get(name);
-		if (pool == null) {
-			// A master Jedis has not seen yet (a redirect target): a keyed command through the client follows the
-			// redirect and makes Jedis renew its slot cache, which creates the node's pool (as JedisNodeTransport).
-			client.exists(key);
-			pool = client.getClusterNodes().get(name);
-		}
-		if (pool == null) {
-			throw new DataAccessResourceFailureException("Node " + name + " is unknown to the Jedis cluster client");
-		}
-		return pool;
+		return JedisNodePools.forAddress(client, node, key);
 	}
 
 	/**

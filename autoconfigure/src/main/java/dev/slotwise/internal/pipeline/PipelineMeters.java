@@ -7,7 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import dev.slotwise.internal.metrics.ClientMeterBinder;
-import dev.slotwise.internal.multikey.RedirectKind;
+import dev.slotwise.internal.routing.RedirectKind;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,6 +1,6 @@
 package dev.slotwise.internal.pipeline;
 
-import dev.slotwise.internal.multikey.RedirectKind;
+import dev.slotwise.internal.routing.RedirectKind;
 
 /**
  * Sees what cluster pipelines do: each {@code closePipeline()} and each redirected command. Meters implement it; the

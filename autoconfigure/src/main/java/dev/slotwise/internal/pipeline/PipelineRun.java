@@ -13,9 +13,9 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 
-import dev.slotwise.internal.multikey.RedirectKind;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.pipeline.NodeReplay.Attempt;
+import dev.slotwise.internal.routing.RedirectKind;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.exceptions.JedisAskDataException;
 
@@ -31,6 +31,12 @@ import org.springframework.data.redis.connection.RedisPipelineException;
  * redirects; and returns the results in issue order.
  */
 final class PipelineRun {
+
+	/** The first wait before retrying commands a slot answered {@code TRYAGAIN}; it doubles each round. */
+	private static final long TRYAGAIN_FIRST_PAUSE_MILLIS = 10;
+
+	/** The longest wait before retrying {@code TRYAGAIN}. */
+	private static final long TRYAGAIN_MAX_PAUSE_MILLIS = 200;
 
 	private final JedisClusterPipelining pipelining;
 
@@ -252,7 +258,7 @@ final class PipelineRun {
 
 	private static void pause(int round) {
 		try {
-			Thread.sleep(Math.min(200, 10L << Math.min(round, 5)));
+			Thread.sleep(Math.min(TRYAGAIN_MAX_PAUSE_MILLIS, TRYAGAIN_FIRST_PAUSE_MILLIS << Math.min(round, 5)));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import dev.slotwise.internal.compat.JedisInternals;
+import dev.slotwise.internal.compat.JedisNodePools;
+import dev.slotwise.internal.routing.NodeAddress;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import redis.clients.jedis.ConnectionPool;
@@ -59,20 +62,23 @@ public final class JedisClusterPrewarmer {
 		List<String> warmed = new ArrayList<>();
 		Map<String, Exception> failed = new LinkedHashMap<>();
 		for (RedisClusterNode node : nodes) {
-			String key = node.getHost() + ":" + node.getPort();
-			ConnectionPool pool = pools.get(key);
-			if (pool == null && node.getName() != null && !node.getName().isEmpty()) {
-				// An announced hostname (cluster-preferred-endpoint-type hostname): Jedis keys its pools by it.
-				String named = node.getName() + ":" + node.getPort();
-				if (pools.containsKey(named)) {
-					key = named;
-					pool = pools.get(named);
-				}
+			NodeAddress address = JedisNodePools.address(node, pools.keySet());
+			String key = (address != null) ? address.toString() : node.asString();
+			ConnectionPool pool;
+			try {
+				// A node Jedis's slot cache does not list yet (a fresh cluster's replica) gets its pool now.
+				pool = JedisNodePools.findOrSetUp(client, pools, node);
+			}
+			catch (RuntimeException ex) {
+				failed.put(key, ex);
+				logger.warn("Could not pre-warm the connection pool of Redis node " + key + ": " + ex.getMessage());
+				continue;
 			}
 			if (pool == null) {
 				failed.put(key, new IllegalStateException("The cluster client has no pool for " + key));
 				logger.warn("Could not pre-warm the connection pool of Redis node " + key
-						+ ": the cluster client does not know it yet");
+						+ ": the cluster client does not know it yet and cannot set it up ("
+						+ JedisInternals.slotCache().describe() + ")");
 				continue;
 			}
 			try {

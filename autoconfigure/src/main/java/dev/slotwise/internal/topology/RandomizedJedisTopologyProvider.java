@@ -14,9 +14,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import dev.slotwise.internal.compat.JedisInternals;
+import dev.slotwise.internal.compat.JedisNodePools;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -61,7 +64,7 @@ import org.springframework.data.redis.connection.jedis.JedisClusterConnection.Je
  * {@code getTopologyProvider()} to it keeps working; none of the superclass's state or caching is used.
  */
 final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
-		implements RefreshableTopologyProvider {
+		implements RefreshableTopologyProvider, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RandomizedJedisTopologyProvider.class);
 
@@ -77,7 +80,10 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 
 	private final RefreshPacer pacer;
 
-	private final JedisSlotCacheRenewal renewal;
+	/** Renews Jedis's slot table from the seed nodes; {@code false} when Jedis's slot cache cannot be reached. */
+	private final BooleanSupplier renewal;
+
+	private final boolean renewalAvailable;
 
 	private final NewMasters newMasters;
 
@@ -98,8 +104,9 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		// Back off after failures up to the cache time-to-live: a failing cluster is then asked no more often than a
 		// healthy one.
 		this.pacer = new RefreshPacer(settings.minRefreshInterval(), settings.cacheTtl());
-		this.renewal = new JedisSlotCacheRenewal(client);
-		this.newMasters = new NewMasters(this.nodes, this.renewal::renew);
+		this.renewal = () -> JedisInternals.renewSlotCache(client);
+		this.renewalAvailable = JedisInternals.clusterProvider(client) != null;
+		this.newMasters = new NewMasters(this.nodes, this.renewal::getAsBoolean);
 	}
 
 	@SuppressWarnings("deprecation")
@@ -111,8 +118,9 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		this.initialTimeout = settings.initialTimeout();
 		this.observer = settings.observer();
 		this.pacer = new RefreshPacer(settings.minRefreshInterval(), settings.cacheTtl());
-		this.renewal = new JedisSlotCacheRenewal(client);
-		this.newMasters = new NewMasters(this.nodes, this.renewal::renew);
+		this.renewal = () -> JedisInternals.renewSlotCache(client);
+		this.renewalAvailable = JedisInternals.clusterProvider(client) != null;
+		this.newMasters = new NewMasters(this.nodes, this.renewal::getAsBoolean);
 	}
 
 	/**
@@ -121,6 +129,15 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 	 */
 	void onMastersAdded(Consumer<Collection<RedisClusterNode>> listener) {
 		this.newMasters.listen(listener);
+	}
+
+	/**
+	 * Ends the thread that notifies of new masters; called when the connection factory that created the provider
+	 * stops.
+	 */
+	@Override
+	public void close() {
+		this.newMasters.close();
 	}
 
 	@Override
@@ -245,7 +262,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		List<String> order = RefreshOrder.shuffled(pools.keySet(), (address) -> tier(known.get(address)));
 		Map<String, Exception> errors = new LinkedHashMap<>();
 		Snapshot fetched = ask(pools, order, errors, generationAtStart);
-		if (fetched == null && this.renewal.renew()) {
+		if (fetched == null && this.renewal.getAsBoolean()) {
 			// No node Jedis holds a pool for answered: every address may have changed (nodes rescheduled behind
 			// stable names). Jedis's own renewal asks the configured seed nodes, resolving their names again, and
 			// creates pools for the nodes they name; ask those we have not asked yet.
@@ -267,8 +284,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 			// Nodes the last topology lists but Jedis has no pool for (not in its CLUSTER SLOTS view yet) cannot be
 			// asked through the client; name them so the failure accounts for every node known.
 			RedisClusterNode node = entry.getValue();
-			boolean asked = pools.containsKey(node.asString())
-					|| (node.getName() != null && pools.containsKey(node.getName() + ":" + node.getPort()));
+			boolean asked = JedisNodePools.find(pools, node) != null;
 			if (!asked) {
 				errors.putIfAbsent(entry.getKey(), new IllegalStateException("not asked: the Jedis client has no "
 						+ "connection pool for this node (not in its CLUSTER SLOTS view)"));
@@ -277,7 +293,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		StringBuilder message = new StringBuilder("Could not retrieve the cluster topology; CLUSTER NODES failed on ")
 			.append(errors.isEmpty() ? "no node: none is known" : "every node:");
 		errors.forEach((address, ex) -> message.append("\n\t- ").append(address).append(": ").append(ex));
-		if (this.renewal.isAvailable()) {
+		if (this.renewalAvailable) {
 			message.append("\n\t(the configured seed nodes were asked too)");
 		}
 		ClusterStateFailureException failure = new ClusterStateFailureException(message.toString());

@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
@@ -213,6 +214,17 @@ final class FakeNodeTransport implements NodeTransport {
 	@Override
 	public void invalidateTopology() {
 		this.invalidations.incrementAndGet();
+	}
+
+	@Override
+	public Runnable schedule(Runnable task, long delayNanos) {
+		AtomicBoolean cancelled = new AtomicBoolean();
+		CompletableFuture.delayedExecutor(Math.max(0, delayNanos), TimeUnit.NANOSECONDS).execute(() -> {
+			if (!cancelled.get()) {
+				task.run();
+			}
+		});
+		return () -> cancelled.set(true);
 	}
 
 	List<Sent> sentTo(NodeAddress node) {

@@ -116,9 +116,8 @@ class JedisReadFromIntegrationTests {
 
 	@Test
 	void replicaPoolsArePrewarmedWhenReadsGoToReplicas(RedisTestCluster cluster) {
-		// Pre-warm covers the replicas the client's first slot table lists: wait until every node's CLUSTER SLOTS
-		// lists every replica (a fresh cluster's gossip may not have settled yet), then start the context under test.
-		runner(cluster, "master").run((context) -> awaitReplicaPools(context, cluster));
+		// Pre-warm covers every replica of Slotwise's topology, including those the client's first slot table may
+		// leave out (a fresh cluster's gossip may not have settled yet).
 		cluster.resetStats();
 		runner(cluster, "replica-preferred").run((context) -> {
 			assertThat(context).hasNotFailed();
@@ -135,7 +134,7 @@ class JedisReadFromIntegrationTests {
 		cluster.reset();
 		runner(cluster, "replica").run((context) -> {
 			assertThat(context).hasNotFailed();
-			awaitReplicaPools(context, cluster);
+			assertReplicaPools(context, cluster);
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			Map<String, String> tuples = new LinkedHashMap<>();
 			for (int i = 0; i < 500; i++) {
@@ -211,7 +210,7 @@ class JedisReadFromIntegrationTests {
 		double[] share = new double[1];
 		runner(cluster, readFrom).run((context) -> {
 			assertThat(context).hasNotFailed();
-			awaitReplicaPools(context, cluster);
+			assertReplicaPools(context, cluster);
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			Random random = new Random(String.valueOf(readFrom).hashCode());
 			List<String> keyspace = new ArrayList<>();
@@ -261,14 +260,16 @@ class JedisReadFromIntegrationTests {
 	}
 
 	/**
-	 * Jedis creates a replica's pool when its slot table lists the replica; a node that has not yet heard of every
-	 * replica through gossip answers {@code CLUSTER SLOTS} without it.
+	 * Jedis creates a replica's pool when its slot table lists the replica, and a node that has not yet heard of
+	 * every replica through gossip answers {@code CLUSTER SLOTS} without it; Slotwise sets up the pools of the
+	 * replicas its topology lists at start-up (pre-warm), so the client holds one for every replica at once, without
+	 * waiting for a renewal of Jedis's slot cache.
 	 */
-	static void awaitReplicaPools(AssertableApplicationContext context, RedisTestCluster cluster) {
+	static void assertReplicaPools(AssertableApplicationContext context, RedisTestCluster cluster) {
 		SlotwiseJedisConnectionFactory factory = context.getBean(SlotwiseJedisConnectionFactory.class);
-		await("the Jedis client to hold a pool for every replica", () -> cluster.replicas()
-			.stream()
-			.allMatch((replica) -> factory.getRequiredClusterClient().getClusterNodes().containsKey(replica.address())));
+		assertThat(factory.getRequiredClusterClient().getClusterNodes().keySet())
+			.as("the Jedis client's pools right after start-up")
+			.containsAll(cluster.replicas().stream().map(RedisNode::address).toList());
 	}
 
 	static void await(String what, BooleanSupplier condition) {
@@ -286,10 +287,9 @@ class JedisReadFromIntegrationTests {
 	}
 
 	static ApplicationContextRunner runner(RedisTestCluster cluster, String readFrom) {
-		// Jedis renews its slot table (and creates pools for replicas it had not seen) every second, so that a
-		// replica a fresh cluster's CLUSTER SLOTS left out is served within moments rather than a minute.
-		ApplicationContextRunner runner = MultiKeyTestSupport.runner("jedis", cluster)
-			.withPropertyValues("slotwise.topology.periodic-refresh=1s");
+		// Jedis's slot cache is left to its default renewal: replicas it does not list yet get their pools from
+		// Slotwise's topology.
+		ApplicationContextRunner runner = MultiKeyTestSupport.runner("jedis", cluster);
 		return (readFrom != null) ? runner.withPropertyValues("slotwise.multikey.read-from=" + readFrom) : runner;
 	}
 

@@ -35,7 +35,7 @@ class JedisReadFromReplicaFailureIntegrationTests {
 		RedisNode victim = cluster.replicasOf(master).get(0);
 		runner(cluster, readFrom).run((context) -> {
 			assertThat(context).hasNotFailed();
-			JedisReadFromIntegrationTests.awaitReplicaPools(context, cluster);
+			JedisReadFromIntegrationTests.assertReplicaPools(context, cluster);
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			Map<String, String> values = keyspace(template, cluster);
 			Random random = new Random(1);
@@ -81,7 +81,7 @@ class JedisReadFromReplicaFailureIntegrationTests {
 		// replica (slotwise.topology.prefer-replicas), which is the topology's fault, not the reads' under test.
 		runner(cluster, readFrom).withPropertyValues("slotwise.topology.cache-ttl=5m").run((context) -> {
 			assertThat(context).hasNotFailed();
-			JedisReadFromIntegrationTests.awaitReplicaPools(context, cluster);
+			JedisReadFromIntegrationTests.assertReplicaPools(context, cluster);
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			Map<String, String> values = keyspace(template, cluster);
 			Random random = new Random(2);

@@ -1,5 +1,6 @@
 package dev.slotwise.internal.multikey;
 
+import dev.slotwise.internal.routing.RedirectKind;
 import dev.slotwise.multikey.MultiKeyException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -158,6 +159,11 @@ class MultiKeyEngineTests {
 
 			@Override
 			public void invalidateTopology() {
+			}
+
+			@Override
+			public Runnable schedule(Runnable task, long delayNanos) {
+				return cluster.schedule(task, delayNanos);
 			}
 
 		}, new MultiKeySettings(500, 10_000, Duration.ofSeconds(5), 3), this.observer);

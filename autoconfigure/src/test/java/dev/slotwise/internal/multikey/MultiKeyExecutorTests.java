@@ -1,6 +1,7 @@
 package dev.slotwise.internal.multikey;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +17,21 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * deadline, then is refused naming the saturation. Other work (pipeline node groups) still runs on the caller.
  */
 class MultiKeyExecutorTests {
+
+	@Test
+	void closeEndsTheReleaserThreadItOwns() throws Exception {
+		MultiKeyExecutor executor = MultiKeyExecutor.create(1, 1, "owned-", Duration.ofSeconds(1));
+		CompletableFuture<Thread> ranOn = new CompletableFuture<>();
+		executor.releaser().execute(() -> ranOn.complete(Thread.currentThread()));
+		Thread releaser = ranOn.get(5, TimeUnit.SECONDS);
+		assertThat(releaser.getName()).isEqualTo("owned-release");
+		executor.close();
+		releaser.join(5000);
+		assertThat(releaser.isAlive()).isFalse();
+		assertThatExceptionOfType(RejectedExecutionException.class)
+			.isThrownBy(() -> executor.releaser().execute(() -> {
+			}));
+	}
 
 	@Test
 	void saturatedExecutorRefusesABoundedBatchAtItsDeadlineWithoutRunningIt() throws Exception {

@@ -56,6 +56,27 @@ class NewMastersTests {
 	}
 
 	@Test
+	void closeEndsTheNotifyingThreadAndLaterEventsAreIgnored() throws Exception {
+		CompletableFuture<Thread> notifiedOn = new CompletableFuture<>();
+		AtomicInteger calls = new AtomicInteger();
+		NewMasters newMasters = new NewMasters(() -> pools("10.0.0.1", "10.0.0.2", "10.0.0.3"), () -> {
+		});
+		newMasters.listen((masters) -> {
+			calls.incrementAndGet();
+			notifiedOn.complete(Thread.currentThread());
+		});
+		newMasters.compare(topology(A, B), topology(master("10.0.0.1", 0, 7999), B, master("10.0.0.3", 8000, 8191)));
+		Thread thread = notifiedOn.get(5, TimeUnit.SECONDS);
+		assertThat(thread.getName()).isEqualTo("slotwise-new-masters");
+		newMasters.close();
+		thread.join(5000);
+		assertThat(thread.isAlive()).isFalse();
+		newMasters.compare(topology(A, B), topology(master("10.0.0.1", 0, 7999), B, master("10.0.0.4", 8000, 8191)));
+		Thread.sleep(200);
+		assertThat(calls).hasValue(1);
+	}
+
+	@Test
 	void aMasterWithoutSlotsTheFirstTopologyAndAnUnchangedOneAreNotNew() throws Exception {
 		AtomicInteger calls = new AtomicInteger();
 		NewMasters newMasters = new NewMasters(() -> pools("10.0.0.1", "10.0.0.2", "10.0.0.3"), () -> {

@@ -1,4 +1,4 @@
-package dev.slotwise.internal.multikey;
+package dev.slotwise.internal.routing;
 
 import java.util.Locale;
 

@@ -1,0 +1,134 @@
+package dev.slotwise.internal.compat;
+
+import java.lang.reflect.Field;
+import java.util.Map;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
+import redis.clients.jedis.providers.ConnectionProvider;
+
+/**
+ * The one place Slotwise reaches into Jedis: the cluster client's {@link ClusterConnectionProvider}, which Jedis
+ * keeps in {@code UnifiedJedis}'s protected {@code provider} field. Its public methods are what Jedis itself uses to
+ * renew its slot cache ({@link ClusterConnectionProvider#renewSlotCache()}: the seed nodes first, over new
+ * connections, so that their names are resolved again) and to set up the pool of a node
+ * ({@link ClusterConnectionProvider#getConnection(HostAndPort)}, as it does for a node its slot table or a redirect
+ * names). Jedis has no public way to either: its public trigger is a keyed command that meets a {@code MOVED}.
+ * <p>
+ * The field is looked up once, when this class loads; {@link #slotCache()} says whether it was found. When it was
+ * not (a Jedis that renamed it), callers fall back as each method says, and start-up logs it once.
+ */
+public final class JedisInternals {
+
+	private static final Log logger = LogFactory.getLog(JedisInternals.class);
+
+	/** What {@link #slotCache()} relies on. */
+	static final String PROVIDER_FIELD = "redis.clients.jedis.UnifiedJedis.provider";
+
+	private static final @Nullable Field PROVIDER;
+
+	private static final @Nullable String PROVIDER_PROBLEM;
+
+	static {
+		Field field = null;
+		String problem = null;
+		try {
+			field = UnifiedJedis.class.getDeclaredField("provider");
+			if (!ConnectionProvider.class.isAssignableFrom(field.getType())) {
+				problem = "the field " + PROVIDER_FIELD + " is a " + field.getType().getName()
+						+ ", not a ConnectionProvider";
+				field = null;
+			}
+			else {
+				field.setAccessible(true);
+			}
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			problem = "cannot read " + PROVIDER_FIELD + ": " + ex;
+			field = null;
+		}
+		PROVIDER = field;
+		PROVIDER_PROBLEM = problem;
+	}
+
+	private JedisInternals() {
+	}
+
+	/**
+	 * Describes the access to Jedis's slot cache: renewal from the seed nodes and pools for nodes Jedis's slot cache
+	 * does not list yet.
+	 * @return the fast path, active when the field was found
+	 */
+	public static FastPath slotCache() {
+		return new FastPath("jedis-slot-cache", PROVIDER_FIELD,
+				"nodes Jedis's slot cache does not list yet (replicas of a fresh cluster, new masters) get a pool only "
+						+ "when a keyed command through the client meets a MOVED, or at Jedis's periodic renewal; "
+						+ "when no known node answers, the topology is not read again from the seed nodes",
+				PROVIDER_PROBLEM);
+	}
+
+	/**
+	 * Returns the client's cluster connection provider.
+	 * @param client a Jedis cluster client
+	 * @return the provider, or {@code null} when the field cannot be read or holds no cluster provider
+	 */
+	public static @Nullable ClusterConnectionProvider clusterProvider(UnifiedJedis client) {
+		Field field = PROVIDER;
+		if (field == null) {
+			return null;
+		}
+		try {
+			return (field.get(client) instanceof ClusterConnectionProvider provider) ? provider : null;
+		}
+		catch (IllegalAccessException | RuntimeException ex) {
+			logger.debug("Cannot read " + PROVIDER_FIELD + " of " + client, ex);
+			return null;
+		}
+	}
+
+	/**
+	 * Makes Jedis re-read its slot table from the seed nodes, or from the known nodes when no seed answers, creating
+	 * the pools of nodes it had not seen and dropping those of nodes no longer listed. Does nothing when another
+	 * thread renews at this moment (Jedis runs one renewal at a time and skips the others).
+	 * @param client a Jedis cluster client
+	 * @return whether a renewal was attempted; {@code false} when the slot cache cannot be reached
+	 */
+	public static boolean renewSlotCache(UnifiedJedis client) {
+		ClusterConnectionProvider provider = clusterProvider(client);
+		if (provider == null) {
+			return false;
+		}
+		provider.renewSlotCache();
+		return true;
+	}
+
+	/**
+	 * Sets up the pool of a node the way Jedis does for a node its slot table or a redirect names, when it has none
+	 * yet: Jedis creates the pool and lends one connection of it, which goes back at once (so one connection is
+	 * opened). Jedis drops the pool again at a later renewal if its slot table still does not list the node.
+	 * @param client a Jedis cluster client, open
+	 * @param host the host Jedis keys the pool by
+	 * @param port the port
+	 * @return the node's pool, or {@code null} when the slot cache cannot be reached
+	 * @throws redis.clients.jedis.exceptions.JedisException when the node cannot be reached (Jedis keeps the pool)
+	 */
+	public static @Nullable ConnectionPool setUpNode(UnifiedJedis client, String host, int port) {
+		ClusterConnectionProvider provider = clusterProvider(client);
+		if (provider == null) {
+			return null;
+		}
+		HostAndPort node = new HostAndPort(host, port);
+		try (Connection connection = provider.getConnection(node)) {
+			// Borrowed only to make Jedis create the pool; returned unused.
+		}
+		Map<String, ConnectionPool> pools = provider.getNodes();
+		return pools.get(node.toString());
+	}
+
+}
