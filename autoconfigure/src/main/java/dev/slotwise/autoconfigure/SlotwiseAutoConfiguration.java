@@ -5,6 +5,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -21,6 +22,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @AutoConfiguration(before = DataRedisAutoConfiguration.class)
 @ConditionalOnClass(RedisConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "slotwise.enabled", matchIfMissing = true)
+@Conditional(OnSupportedLibrariesCondition.class)
 @EnableConfigurationProperties(SlotwiseProperties.class)
 @Import({ SlotwisePoolConfiguration.class, SlotwiseJedisConfiguration.class, SlotwiseLettuceConfiguration.class,
 		SlotwiseTopologyConfiguration.class, SlotwiseMultiKeyConfiguration.class })
