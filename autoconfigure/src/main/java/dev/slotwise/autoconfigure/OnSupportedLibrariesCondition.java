@@ -25,9 +25,9 @@ import org.springframework.util.ClassUtils;
 /**
  * Matches when the libraries on the class path have the API Slotwise is compiled against: Spring Data Redis 4.1
  * (Spring Boot 4.1) and, for each client present, a Jedis with {@code RedisClusterClient} (7.2+) and a Lettuce with
- * {@code DriverInfo} (not in 6.8). On older versions (Spring Boot 4.0.x brings Spring Data Redis 4.0, Jedis 7.0 and Lettuce
- * 6.8) Slotwise's classes would fail with {@code NoClassDefFoundError}/{@code NoSuchMethodError} once they load, so
- * the auto-configurations back off before any of them is loaded, and one WARN names the versions found: the
+ * {@code DriverInfo} (not in 6.8). On older versions (Spring Boot 4.0.x brings Spring Data Redis 4.0, Jedis 7.0 and
+ * Lettuce 6.8) Slotwise's classes would fail with {@code NoClassDefFoundError}/{@code NoSuchMethodError} once they
+ * load, so the auto-configurations back off before any of them is loaded, and one WARN names the versions found: the
  * application runs on plain Spring Data Redis.
  * <p>
  * Only class names are checked (no Slotwise class that links against the libraries is loaded here). Ordered after
@@ -71,8 +71,8 @@ final class OnSupportedLibrariesCondition extends SpringBootCondition {
 		if (missing.isEmpty()) {
 			return ConditionOutcome.match("Spring Data Redis 4.1 API present");
 		}
-		String message = "Slotwise needs Spring Boot 4.1 or later (Spring Data Redis 4.1, Jedis 7.2+, Lettuce 7) but found "
-				+ versions(classLoader) + " (missing " + String.join(", ", missing)
+		String message = "Slotwise needs Spring Boot 4.1 or later (Spring Data Redis 4.1, Jedis 7.2+, Lettuce 7) "
+				+ "but found " + versions(classLoader) + " (missing " + String.join(", ", missing)
 				+ "): Slotwise is off and Redis runs on plain Spring Data Redis";
 		if (!alreadyReported(context.getBeanFactory())) {
 			logger.warn(message);
@@ -117,7 +117,8 @@ final class OnSupportedLibrariesCondition extends SpringBootCondition {
 			Package pkg = ClassUtils.forName(className, classLoader).getPackage();
 			String version = (pkg != null) ? pkg.getImplementationVersion() : null;
 			if (version != null) {
-				return version;
+				// Lettuce's reads "7.5.2.RELEASE/<commit>"
+				return (version.indexOf('/') > 0) ? version.substring(0, version.indexOf('/')) : version;
 			}
 		}
 		catch (ClassNotFoundException | LinkageError ex) {

@@ -40,13 +40,15 @@ class OnSupportedLibrariesConditionTests {
 	@Test
 	void backsOffWithOneWarningOnSpringDataRedis40(CapturedOutput output) {
 		this.runner
-			.withClassLoader(new FilteredClassLoader("org.springframework.data.redis.connection.jedis.JedisClientBuilderCustomizer",
-					"org.springframework.data.redis.util.RedisClientLibraryInfo"))
+			.withClassLoader(
+					new FilteredClassLoader("org.springframework.data.redis.connection.jedis.JedisClientBuilderCustomizer",
+							"org.springframework.data.redis.util.RedisClientLibraryInfo"))
 			.run((context) -> {
 				assertThat(context).hasNotFailed()
 					.doesNotHaveBean(SlotwiseProperties.class)
 					.doesNotHaveBean("redisHealthContributor");
-				assertThat(context.getBean(RedisConnectionFactory.class)).isExactlyInstanceOf(LettuceConnectionFactory.class);
+				assertThat(context.getBean(RedisConnectionFactory.class))
+					.isExactlyInstanceOf(LettuceConnectionFactory.class);
 				assertThat(output.getOut().lines().filter((line) -> line.contains(WARNING)))
 					.singleElement()
 					.asString()
