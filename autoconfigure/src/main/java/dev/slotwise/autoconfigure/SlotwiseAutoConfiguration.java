@@ -17,7 +17,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Runs before Spring Boot's {@link DataRedisAutoConfiguration}, whose connection factory it tunes through
  * customizers and, in cluster mode, replaces by a Slotwise subclass with the same configuration. An application
  * that declares its own {@link RedisConnectionFactory} keeps it untouched. {@code slotwise.enabled=false} turns
- * everything off.
+ * everything off. On libraries older than Slotwise is built for (Spring Boot 4.0.x) it stays off and logs one WARN
+ * ({@code OnSupportedLibrariesCondition}).
  */
 @AutoConfiguration(before = DataRedisAutoConfiguration.class)
 @ConditionalOnClass(RedisConnectionFactory.class)
