@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The benchmark gate: compares a candidate run with a baseline run (JMH JSON files, or run folders written by
-# benchmarks/run.sh) and exits 1 when something regressed, 0 otherwise, 2 on bad input. See README, Benchmarks.
+# benchmarks/run.sh) and exits 1 when something regressed, 0 otherwise, 2 on bad input. See docs/benchmarks.md.
 #
 #   benchmarks/compare.sh [--threshold 0.10] [--unstable 0.25] [--gate ratio|absolute|both] BASELINE CANDIDATE
 set -euo pipefail

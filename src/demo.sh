@@ -131,7 +131,7 @@ for line in "${results[@]}"; do
 		"$ratio" "$(printf '%.0f / %.0f' "$cps" "$cpsoff")" "${gets} GET + ${mgets} MGET / ${getsoff} GET + ${mgetsoff} MGET"
 done
 echo
-echo "(A demonstration, not a benchmark: one short run on this machine. JMH figures with error bars: README, Benchmarks.)"
+echo "(A demonstration, not a benchmark: one short run on this machine. JMH figures with error bars: docs/benchmarks.md.)"
 
 if [[ $serve == true ]]; then
 	cat <<EOT

@@ -3,7 +3,7 @@
 
 Reads src/dashboards/slotwise-dashboard.json, runs every panel's PromQL queries (the dashboard's own expressions,
 variables set to "all") against Prometheus's query_range API, and draws them at the panels' grid positions with
-matplotlib. Used by src/dashboards/render.sh to make the picture in the README from a real run.
+matplotlib. Used by src/dashboards/render.sh to make the picture in docs/meters.md from a real run.
 
     render.py --prometheus http://127.0.0.1:9391 --minutes 10 --out slotwise-dashboard.png
 """

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the dashboard picture in the README from a real run, without Grafana (Debian does not package it):
+# Makes the dashboard picture in docs/meters.md from a real run, without Grafana (Debian does not package it):
 # a local cluster, the sample with Slotwise under load, Prometheus from Debian's package scraping it every 5s,
 # a reshard of 500 slots half-way (so that redirects and topology refreshes show), then render.py draws every
 # panel of slotwise-dashboard.json with the dashboard's own queries against that Prometheus.

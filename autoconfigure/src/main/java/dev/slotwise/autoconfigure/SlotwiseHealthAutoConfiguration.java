@@ -16,6 +16,7 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -30,6 +31,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @ConditionalOnClass({ RedisConnectionFactory.class, HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnBean(RedisConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "slotwise.enabled", matchIfMissing = true)
+@Conditional(OnSupportedLibrariesCondition.class)
 @ConditionalOnEnabledHealthIndicator("redis")
 public final class SlotwiseHealthAutoConfiguration
 		extends CompositeHealthContributorConfiguration<ClusterHealthIndicator, RedisConnectionFactory> {

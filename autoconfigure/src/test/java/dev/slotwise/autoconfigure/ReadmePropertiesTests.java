@@ -18,23 +18,25 @@ import org.springframework.boot.json.JsonParserFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's properties table matches the configuration metadata the build generates, name for name and default
- * for default, and its changelog names every property the metadata marks as removed.
+ * The documented properties table ({@code docs/properties.md}, linked from the README) matches the configuration
+ * metadata the build generates, name for name and default for default; the pool defaults in {@code docs/pools.md} are
+ * the ones Slotwise applies; and the changelog ({@code docs/changelog.md}) names every property the metadata marks as
+ * removed.
  */
 class ReadmePropertiesTests {
 
-	private static final Path README = Path.of("..", "README.md");
+	private static final Path DOCS = Path.of("..", "docs");
 
 	private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9.*-]+)` \\| ([^|]*) \\|", Pattern.MULTILINE);
 
 	@Test
 	void propertiesTableMatchesTheMetadata() throws IOException {
-		Map<String, String> documented = documentedProperties(section(readme(), "## Properties"));
+		Map<String, String> documented = documentedProperties(doc("properties.md"));
 		Map<String, String> generated = new LinkedHashMap<>();
 		for (Map<String, Object> property : metadataProperties()) {
 			if (!property.containsKey("deprecation")) {
 				Object defaultValue = property.get("defaultValue");
-				// Computed defaults (e.g. per processor) have none in the metadata: the README describes them.
+				// Computed defaults (e.g. per processor) have none in the metadata: the table describes them.
 				generated.put((String) property.get("name"),
 						(defaultValue != null) ? "`" + format(defaultValue) + "`" : null);
 			}
@@ -55,7 +57,7 @@ class ReadmePropertiesTests {
 
 	@Test
 	void poolDefaultsSlotwiseSuppliesForSpringBootPropertiesAreTheDocumentedOnes() throws IOException {
-		String section = section(readme(), "## Connection pools");
+		String section = doc("pools.md");
 		Map<String, String> documented = new LinkedHashMap<>();
 		Matcher row = ROW.matcher(section);
 		while (row.find()) {
@@ -70,7 +72,7 @@ class ReadmePropertiesTests {
 
 	@Test
 	void changelogNamesEveryRemovedProperty() throws IOException {
-		String changelog = section(readme(), "## Changelog");
+		String changelog = doc("changelog.md");
 		List<String> removed = metadataProperties().stream()
 			.filter((property) -> property.containsKey("deprecation"))
 			.map((property) -> (String) property.get("name"))
@@ -86,15 +88,8 @@ class ReadmePropertiesTests {
 		return value.toString();
 	}
 
-	private static String readme() throws IOException {
-		return Files.readString(README, StandardCharsets.UTF_8);
-	}
-
-	private static String section(String readme, String heading) {
-		int start = readme.indexOf("\n" + heading + "\n");
-		assertThat(start).as("README section %s", heading).isNotNegative();
-		int end = readme.indexOf("\n## ", start + heading.length() + 1);
-		return readme.substring(start, (end != -1) ? end : readme.length());
+	private static String doc(String name) throws IOException {
+		return Files.readString(DOCS.resolve(name), StandardCharsets.UTF_8);
 	}
 
 	private static Map<String, String> documentedProperties(String section) {
@@ -102,7 +97,7 @@ class ReadmePropertiesTests {
 		Matcher row = ROW.matcher(section);
 		while (row.find()) {
 			String previous = documented.put(row.group(1), row.group(2).strip());
-			assertThat(previous).as("README rows of %s", row.group(1)).isNull();
+			assertThat(previous).as("rows of %s in docs/properties.md", row.group(1)).isNull();
 		}
 		return documented;
 	}
