@@ -19,6 +19,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.ContextRefreshedEvent;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -32,6 +33,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, SlotwiseAutoConfiguration.class })
 @ConditionalOnClass(RedisConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "slotwise.enabled", matchIfMissing = true)
+@Conditional(OnSupportedLibrariesCondition.class)
 public final class SlotwiseFastPathsAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(SlotwiseFastPathsAutoConfiguration.class);
