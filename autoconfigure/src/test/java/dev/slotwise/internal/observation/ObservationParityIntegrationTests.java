@@ -1,0 +1,298 @@
+package dev.slotwise.internal.observation;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+
+import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
+import dev.slotwise.autoconfigure.SlotwiseObservationAutoConfiguration;
+import dev.slotwise.internal.routing.SlotHash;
+import dev.slotwise.test.cluster.RedisNode;
+import dev.slotwise.test.cluster.RedisTestCluster;
+import dev.slotwise.test.cluster.WithRedisCluster;
+import io.micrometer.common.KeyValue;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.ObservationView;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * With an {@link ObservationRegistry}, what plain Spring Boot observes is still observed with Slotwise: every command
+ * the servers run for a cross-slot call over Lettuce is one {@code lettuce} observation, on and off alike; and
+ * Slotwise adds one observation per call and per pipeline, with one child per node batch, on both clients.
+ */
+@WithRedisCluster
+class ObservationParityIntegrationTests {
+
+	private static final int CALLS = 20;
+
+	private static final int KEYS = 100;
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class,
+				SlotwiseObservationAutoConfiguration.class, DataRedisAutoConfiguration.class,
+				LettuceObservationAutoConfiguration.class))
+		.withPropertyValues("slotwise.pool.prewarm=false", "spring.data.redis.timeout=5s");
+
+	@Test
+	void everyCommandTheServersRunForCrossSlotCallsOverLettuceIsObservedWithSlotwiseOnAndOff(RedisTestCluster cluster) {
+		Map<String, Counts> off = lettuceCounts(cluster, "slotwise.enabled=false");
+		Map<String, Counts> on = lettuceCounts(cluster, "slotwise.enabled=true");
+		System.out.println("Lettuce observed/executed, Slotwise off: " + off + ", on: " + on);
+		for (Map<String, Counts> counts : List.of(off, on)) {
+			assertThat(counts.get("MGET").executed()).isGreaterThanOrEqualTo((long) CALLS * (KEYS - 5));
+			assertThat(counts.get("MSET").executed()).isGreaterThanOrEqualTo((long) CALLS * (KEYS - 5));
+			counts.forEach((command, count) -> assertThat(count.observed()).as(command).isEqualTo(count.executed()));
+		}
+		assertThat(on.get("MGET").executed()).isEqualTo(off.get("MGET").executed());
+		assertThat(on.get("MSET").executed()).isEqualTo(off.get("MSET").executed());
+	}
+
+	@Test
+	void lettuceCommandsOfACallAreChildrenOfItsNodeBatches(RedisTestCluster cluster) {
+		Recorder recorder = new Recorder();
+		run("lettuce", cluster, recorder, "slotwise.enabled=true", (connection) -> {
+			byte[][] keys = keys("tree:", KEYS);
+			connection.stringCommands().mGet(keys);
+			List<Observation.Context> calls = recorder.await("slotwise.multikey", 1);
+			List<Observation.Context> batches = recorder.await("slotwise.multikey.batch", cluster.masters().size());
+			List<Observation.Context> commands = recorder.awaitLettuce("MGET", slots(keys));
+			Observation.Context call = calls.get(0);
+			assertThat(call.getLowCardinalityKeyValues()).contains(KeyValue.of("command", "mget"),
+					KeyValue.of("client", "lettuce"), KeyValue.of("outcome", "success"), KeyValue.of("keys", "11-100"));
+			assertThat(batches).allSatisfy((batch) -> assertThat(parent(batch)).isSameAs(call));
+			assertThat(commands).allSatisfy((command) -> assertThat(parent(command)).isIn(batches));
+			assertThat(batches.stream().mapToInt((batch) -> size(batch)).sum()).isEqualTo(slots(keys));
+		});
+	}
+
+	@Test
+	void jedisCallsAreObservedOncePerCallWithOneChildPerNodeBatchOnlyWithSlotwise(RedisTestCluster cluster) {
+		List<RedisNode> masters = cluster.masters();
+		Recorder on = new Recorder();
+		run("jedis", cluster, on, "slotwise.enabled=true", (connection) -> {
+			byte[][] keys = keys("jedis:", KEYS);
+			cluster.resetStats();
+			for (int i = 0; i < CALLS; i++) {
+				connection.stringCommands().mGet(keys);
+			}
+			List<Observation.Context> calls = on.await("slotwise.multikey", CALLS);
+			List<Observation.Context> batches = on.await("slotwise.multikey.batch", CALLS * masters.size());
+			assertThat(calls).allSatisfy((call) -> assertThat(call.getLowCardinalityKeyValues()).contains(
+					KeyValue.of("command", "mget"), KeyValue.of("client", "jedis"), KeyValue.of("outcome", "success"),
+					KeyValue.of("keys", "11-100")));
+			assertThat(batches).allSatisfy((batch) -> assertThat(parent(batch)).isIn(calls));
+			long executed = masters.stream().mapToLong((master) -> cluster.commandCalls(master, "mget")).sum();
+			assertThat(batches.stream().mapToLong((batch) -> size(batch)).sum()).isEqualTo(executed);
+		});
+		Recorder off = new Recorder();
+		run("jedis", cluster, off, "slotwise.enabled=false", (connection) -> {
+			for (int i = 0; i < CALLS; i++) {
+				connection.stringCommands().mGet(keys("jedis:", KEYS));
+			}
+		});
+		// Plain Spring Boot observes nothing of Jedis: the observations are what Slotwise adds.
+		assertThat(off.named((name) -> name.startsWith("slotwise"))).isEmpty();
+	}
+
+	@Test
+	void jedisPipelineIsObservedWithItsNodeBatchesAndItsCrossSlotCommandAsChildren(RedisTestCluster cluster) {
+		Recorder recorder = new Recorder();
+		run("jedis", cluster, recorder, "slotwise.enabled=true", (connection) -> {
+			connection.openPipeline();
+			for (int i = 0; i < 30; i++) {
+				connection.stringCommands().set(bytes("p:" + i), bytes("v" + i));
+			}
+			connection.stringCommands().mGet(keys("p:", 30));
+			connection.closePipeline();
+			Observation.Context pipeline = recorder.await("slotwise.pipeline", 1).get(0);
+			assertThat(pipeline.getLowCardinalityKeyValues()).contains(KeyValue.of("command", "pipeline"),
+					KeyValue.of("client", "jedis"), KeyValue.of("outcome", "success"), KeyValue.of("commands", "11-100"));
+			List<Observation.Context> batches = recorder.await("slotwise.pipeline.batch", cluster.masters().size());
+			assertThat(batches).allSatisfy((batch) -> assertThat(parent(batch)).isSameAs(pipeline));
+			assertThat(batches.stream().mapToInt((batch) -> size(batch)).sum()).isEqualTo(30);
+			Observation.Context mGet = recorder.await("slotwise.multikey", 1).get(0);
+			assertThat(parent(mGet)).isSameAs(pipeline);
+		});
+	}
+
+	@Test
+	void observationsDisabledLeavesLettucesOwnObservationsInPlace(RedisTestCluster cluster) {
+		Recorder recorder = new Recorder();
+		run("lettuce", cluster, recorder, "slotwise.observations.enabled=false", (connection) -> {
+			byte[][] keys = keys("quiet:", KEYS);
+			connection.stringCommands().mGet(keys);
+			assertThat(recorder.awaitLettuce("MGET", slots(keys))).hasSize(slots(keys));
+			assertThat(recorder.named((name) -> name.startsWith("slotwise"))).isEmpty();
+		});
+	}
+
+	/**
+	 * Runs {@value #CALLS} cross-slot {@code multiGet} and {@code multiSet} of {@value #KEYS} keys over Lettuce and
+	 * returns, per command, how many the masters ran and how many {@code lettuce} observations ended.
+	 */
+	private Map<String, Counts> lettuceCounts(RedisTestCluster cluster, String property) {
+		Map<String, Counts> counts = new LinkedHashMap<>();
+		List<RedisNode> masters = cluster.masters();
+		Recorder recorder = new Recorder();
+		run("lettuce", cluster, recorder, property, (connection) -> {
+			byte[][] keys = keys("parity:", KEYS);
+			Map<byte[], byte[]> tuples = new LinkedHashMap<>();
+			for (byte[] key : keys) {
+				tuples.put(key, key);
+			}
+			cluster.resetStats();
+			recorder.clear();
+			for (int i = 0; i < CALLS; i++) {
+				connection.stringCommands().mSet(tuples);
+				connection.stringCommands().mGet(keys);
+			}
+			for (String command : List.of("MGET", "MSET")) {
+				long executed = masters.stream()
+					.mapToLong((master) -> cluster.commandCalls(master, command.toLowerCase()))
+					.sum();
+				long observed = recorder.awaitCount(Recorder.lettuce(command), executed);
+				counts.put(command, new Counts(executed, observed));
+			}
+		});
+		return counts;
+	}
+
+	private void run(String client, RedisTestCluster cluster, Recorder recorder, String property,
+			ConnectionTest test) {
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler(recorder);
+		this.runner.withBean(ObservationRegistry.class, () -> registry)
+			.withPropertyValues("spring.data.redis.client-type=" + client,
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), property)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class)
+					.getClusterConnection()) {
+					test.accept(connection);
+				}
+			});
+	}
+
+	private static Observation.Context parent(Observation.Context context) {
+		ObservationView parent = context.getParentObservation();
+		assertThat(parent).as("parent of %s", context.getName()).isNotNull();
+		return (Observation.Context) parent.getContextView();
+	}
+
+	private static int size(Observation.Context context) {
+		KeyValue size = context.getHighCardinalityKeyValue("slotwise.size");
+		assertThat(size).isNotNull();
+		return Integer.parseInt(size.getValue());
+	}
+
+	private static byte[][] keys(String prefix, int count) {
+		byte[][] keys = new byte[count][];
+		for (int i = 0; i < count; i++) {
+			keys[i] = bytes(prefix + i);
+		}
+		return keys;
+	}
+
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static int slots(byte[][] keys) {
+		Set<Integer> slots = new HashSet<>();
+		for (byte[] key : keys) {
+			slots.add(SlotHash.slot(key));
+		}
+		return slots.size();
+	}
+
+	private record Counts(long executed, long observed) {
+	}
+
+	@FunctionalInterface
+	private interface ConnectionTest {
+
+		void accept(RedisClusterConnection connection) throws Exception;
+
+	}
+
+	/**
+	 * Records every observation that stops. Lettuce stops its observations on its event loop just after the reply
+	 * completes the call, so counts are awaited.
+	 */
+	static final class Recorder implements ObservationHandler<Observation.Context> {
+
+		private final List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void onStop(Observation.Context context) {
+			this.stopped.add(context);
+		}
+
+		@Override
+		public boolean supportsContext(Observation.Context context) {
+			return true;
+		}
+
+		void clear() {
+			this.stopped.clear();
+		}
+
+		List<Observation.Context> named(Predicate<String> name) {
+			return this.stopped.stream().filter((context) -> name.test(context.getName())).toList();
+		}
+
+		List<Observation.Context> await(String name, int count) throws InterruptedException {
+			awaitCount((context) -> name.equals(context.getName()), count);
+			List<Observation.Context> found = named(name::equals);
+			assertThat(found).as(name).hasSize(count);
+			return found;
+		}
+
+		List<Observation.Context> awaitLettuce(String operation, int count) throws InterruptedException {
+			awaitCount(lettuce(operation), count);
+			List<Observation.Context> found = this.stopped.stream().filter(lettuce(operation)).toList();
+			assertThat(found).as("lettuce " + operation).hasSize(count);
+			return found;
+		}
+
+		/**
+		 * Matches Lettuce's observations of one command (the connection handshake's are observed too).
+		 */
+		static Predicate<Observation.Context> lettuce(String operation) {
+			return (context) -> "lettuce".equals(context.getName())
+					&& operation.equals(context.getLowCardinalityKeyValue("db.operation") != null
+							? context.getLowCardinalityKeyValue("db.operation").getValue() : null);
+		}
+
+		long awaitCount(Predicate<Observation.Context> filter, long expected) throws InterruptedException {
+			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+			long count = this.stopped.stream().filter(filter).count();
+			while (count < expected && System.nanoTime() < deadline) {
+				Thread.sleep(20);
+				count = this.stopped.stream().filter(filter).count();
+			}
+			// A moment more, so that observations beyond the expected count would be seen too.
+			Thread.sleep(100);
+			return this.stopped.stream().filter(filter).count();
+		}
+
+	}
+
+}
