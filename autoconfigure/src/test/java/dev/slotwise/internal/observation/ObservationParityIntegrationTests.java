@@ -2,6 +2,7 @@ package dev.slotwise.internal.observation;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +29,9 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -80,6 +83,34 @@ class ObservationParityIntegrationTests {
 			assertThat(commands).allSatisfy((command) -> assertThat(parent(command)).isIn(batches));
 			assertThat(batches.stream().mapToInt((batch) -> size(batch)).sum()).isEqualTo(slots(keys));
 		});
+	}
+
+	@Test
+	void reactiveCrossSlotCallsAreObservedWithTheirLettuceCommandsUnderTheirBatches(RedisTestCluster cluster) {
+		Recorder recorder = new Recorder();
+		ObservationRegistry registry = recorder.registry();
+		this.runner.withBean(ObservationRegistry.class, () -> registry)
+			.withPropertyValues("spring.data.redis.client-type=lettuce",
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty())
+			.run((context) -> {
+				ReactiveStringRedisTemplate template = new ReactiveStringRedisTemplate(
+						context.getBean(ReactiveRedisConnectionFactory.class));
+				List<String> keys = new ArrayList<>();
+				for (int i = 0; i < KEYS; i++) {
+					keys.add("reactive:" + i);
+				}
+				assertThat(template.opsForValue().multiGet(keys).block(Duration.ofSeconds(10))).hasSize(KEYS);
+				assertThat(template.countExistingKeys(keys).block(Duration.ofSeconds(10))).isZero();
+				List<Observation.Context> calls = recorder.await("slotwise.multikey", 2);
+				assertThat(calls).extracting((call) -> call.getLowCardinalityKeyValue("command").getValue())
+					.containsExactlyInAnyOrder("mget", "exists");
+				int slots = slots(keys("reactive:", KEYS));
+				List<Observation.Context> batches = recorder.named("slotwise.multikey.batch"::equals);
+				assertThat(recorder.awaitLettuce("MGET", slots)).allSatisfy(
+						(command) -> assertThat(parent(command)).isIn(batches));
+				assertThat(recorder.awaitLettuce("EXISTS", slots)).allSatisfy(
+						(command) -> assertThat(parent(command)).isIn(batches));
+			});
 	}
 
 	@Test
@@ -176,8 +207,7 @@ class ObservationParityIntegrationTests {
 
 	private void run(String client, RedisTestCluster cluster, Recorder recorder, String property,
 			ConnectionTest test) {
-		ObservationRegistry registry = ObservationRegistry.create();
-		registry.observationConfig().observationHandler(recorder);
+		ObservationRegistry registry = recorder.registry();
 		this.runner.withBean(ObservationRegistry.class, () -> registry)
 			.withPropertyValues("spring.data.redis.client-type=" + client,
 					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), property)
@@ -248,6 +278,12 @@ class ObservationParityIntegrationTests {
 		@Override
 		public boolean supportsContext(Observation.Context context) {
 			return true;
+		}
+
+		ObservationRegistry registry() {
+			ObservationRegistry registry = ObservationRegistry.create();
+			registry.observationConfig().observationHandler(this);
+			return registry;
 		}
 
 		void clear() {
