@@ -13,11 +13,14 @@ import java.util.function.Predicate;
 
 import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
 import dev.slotwise.autoconfigure.SlotwiseObservationAutoConfiguration;
+import dev.slotwise.internal.metrics.MultiKeyMeters;
 import dev.slotwise.internal.routing.SlotHash;
 import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
 import io.micrometer.common.KeyValue;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -27,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
@@ -161,6 +165,32 @@ class ObservationParityIntegrationTests {
 			Observation.Context mGet = recorder.await("slotwise.multikey", 1).get(0);
 			assertThat(parent(mGet)).isSameAs(pipeline);
 		});
+	}
+
+	@Test
+	void metersAndObservationsBothSeeEachCall(RedisTestCluster cluster) {
+		Recorder recorder = new Recorder();
+		ObservationRegistry registry = recorder.registry();
+		this.runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withBean(ObservationRegistry.class, () -> registry)
+			.withPropertyValues("spring.data.redis.client-type=jedis",
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class)
+					.getClusterConnection()) {
+					connection.keyCommands().del(keys("both:", KEYS));
+				}
+				assertThat(recorder.await("slotwise.multikey", 1)).singleElement()
+					.satisfies((call) -> assertThat(call.getLowCardinalityKeyValue("command").getValue())
+						.isEqualTo("del"));
+				assertThat(context.getBean(MeterRegistry.class)
+					.get(MultiKeyMeters.CALLS)
+					.tag("command", "del")
+					.timer()
+					.count()).isEqualTo(1);
+			});
 	}
 
 	@Test
