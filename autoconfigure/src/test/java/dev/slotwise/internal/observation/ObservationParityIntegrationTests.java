@@ -20,12 +20,17 @@ import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
 import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.ObservationView;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -190,6 +195,45 @@ class ObservationParityIntegrationTests {
 					.tag("command", "del")
 					.timer()
 					.count()).isEqualTo(1);
+			});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void observationTimersAndSlotwiseMetersShareAPrometheusRegistryWithoutConflict(String client,
+			RedisTestCluster cluster) {
+		PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)
+			.throwExceptionOnRegistrationFailure();
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+		this.runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
+			.withBean(PrometheusMeterRegistry.class, () -> meters)
+			.withBean(ObservationRegistry.class, () -> registry)
+			.withPropertyValues("spring.data.redis.client-type=" + client,
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class)
+					.getClusterConnection()) {
+					connection.stringCommands().mGet(keys("prom:", KEYS));
+					if (client.equals("jedis")) {
+						connection.openPipeline();
+						connection.stringCommands().get(bytes("prom:1"));
+						connection.stringCommands().get(bytes("prom:2"));
+						connection.closePipeline();
+					}
+				}
+				Thread.sleep(200);
+				String scrape = meters.scrape();
+				assertThat(scrape).contains("slotwise_multikey_seconds_count{", "slotwise_multikey_batch_seconds_count{",
+						"slotwise_multikey_calls_seconds_count{");
+				if (client.equals("jedis")) {
+					assertThat(scrape).contains("slotwise_pipeline_seconds_count{",
+							"slotwise_pipeline_batch_seconds_count{", "slotwise_pipeline_pipelines_seconds_count{");
+				}
+				else {
+					assertThat(scrape).contains("lettuce_seconds_count{");
+				}
 			});
 	}
 
