@@ -33,7 +33,10 @@ public class ObservationLatencyBenchmark {
 	@Param({ "100", "1000" })
 	public int keys;
 
-	/** The client under Slotwise. */
+	/**
+	 * The client under Slotwise ({@code jedis}, {@code lettuce}), or plain Spring Boot over Lettuce
+	 * ({@code sdr-lettuce}, run on request: {@code -p client=lettuce,sdr-lettuce}).
+	 */
 	@Param({ "jedis", "lettuce" })
 	public String client;
 
