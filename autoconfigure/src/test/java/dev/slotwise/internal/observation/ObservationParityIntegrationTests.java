@@ -36,6 +36,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
@@ -234,6 +235,25 @@ class ObservationParityIntegrationTests {
 				else {
 					assertThat(scrape).contains("lettuce_seconds_count{");
 				}
+			});
+	}
+
+	@Test
+	void springBootsPredicateTurnsLettucesPerCommandObservationsOffAndLeavesSlotwises(RedisTestCluster cluster) {
+		Recorder recorder = new Recorder();
+		this.runner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class))
+			.withBean(Recorder.class, () -> recorder)
+			.withPropertyValues("spring.data.redis.client-type=lettuce",
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(),
+					"management.observations.enable.lettuce=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class)
+					.getClusterConnection()) {
+					connection.stringCommands().mGet(keys("predicate:", KEYS));
+				}
+				assertThat(recorder.await("slotwise.multikey", 1)).hasSize(1);
+				assertThat(recorder.named("lettuce"::equals)).isEmpty();
 			});
 	}
 
