@@ -128,14 +128,18 @@ class SlotwiseMultiKeyConfiguration {
 
 	}
 
-	private static PipelineObserver pipelineObserver(ObjectProvider<PipelineObserver.Source> meters, String client) {
-		PipelineObserver.Source available = meters.getIfAvailable();
-		return (available != null) ? available.forClient(client) : PipelineObserver.NONE;
+	/**
+	 * Every pipeline observer the application has (Slotwise's meters, its observations), as one.
+	 */
+	private static PipelineObserver pipelineObserver(ObjectProvider<PipelineObserver.Source> sources, String client) {
+		return PipelineObserver.of(sources.orderedStream().map((source) -> source.forClient(client)).toList());
 	}
 
-	private static MultiKeyObserver observer(ObjectProvider<MultiKeyObserver.Source> meters, String client) {
-		MultiKeyObserver.Source available = meters.getIfAvailable();
-		return (available != null) ? available.forClient(client) : MultiKeyObserver.NONE;
+	/**
+	 * Every multi-key observer the application has (Slotwise's meters, its observations), as one.
+	 */
+	private static MultiKeyObserver observer(ObjectProvider<MultiKeyObserver.Source> sources, String client) {
+		return MultiKeyObserver.of(sources.orderedStream().map((source) -> source.forClient(client)).toList());
 	}
 
 	/**

@@ -40,6 +40,8 @@ public class SlotwiseProperties implements Validator {
 
 	private final Metrics metrics = new Metrics();
 
+	private final Observations observations = new Observations();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -62,6 +64,10 @@ public class SlotwiseProperties implements Validator {
 
 	public Metrics getMetrics() {
 		return this.metrics;
+	}
+
+	public Observations getObservations() {
+		return this.observations;
 	}
 
 	@Override
@@ -482,6 +488,26 @@ public class SlotwiseProperties implements Validator {
 
 		/**
 		 * Whether Slotwise registers its meters when a MeterRegistry exists.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * Slotwise's Micrometer Observations of multi-key calls and cluster pipelines.
+	 */
+	public static class Observations {
+
+		/**
+		 * Whether Slotwise observes its multi-key calls and pipelines when an ObservationRegistry exists.
 		 */
 		private boolean enabled = true;
 

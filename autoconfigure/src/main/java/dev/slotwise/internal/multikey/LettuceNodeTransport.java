@@ -25,6 +25,7 @@ import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ConnectionIntent;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.util.Timeout;
+import io.lettuce.core.tracing.TraceContext;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -45,11 +46,14 @@ final class LettuceNodeTransport implements NodeTransport {
 
 	private final Runnable invalidateTopology;
 
+	private final LettuceCommandTracing tracing;
+
 	LettuceNodeTransport(StatefulRedisClusterConnection<byte[], byte[]> connection, AskingConnection asking,
 			Runnable invalidateTopology) {
 		this.connection = connection;
 		this.asking = asking;
 		this.invalidateTopology = invalidateTopology;
+		this.tracing = LettuceCommandTracing.of(connection.getResources());
 	}
 
 	@Override
@@ -68,6 +72,9 @@ final class LettuceNodeTransport implements NodeTransport {
 	@Override
 	public CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush) {
 		LettuceBatchCommand.Batch batch = new LettuceBatchCommand.Batch(requests.size());
+		// Read here, on the sending thread, where the engine made the batch's observation current.
+		boolean traced = this.tracing.isEnabled();
+		TraceContext traceContext = traced ? this.tracing.currentContext() : null;
 		// A batch following an ASK goes over the engine's own connection, where nothing can come between an ASKING
 		// and its command; everything else shares Lettuce's node connections with the application.
 		boolean asks = requests.stream().anyMatch(Request::asking);
@@ -91,11 +98,12 @@ final class LettuceNodeTransport implements NodeTransport {
 						LettuceBatchCommand asking = null;
 						if (request.asking()) {
 							asking = LettuceBatchCommand.asking(batch);
-							commands.add(asking);
+							commands.add(traced ? this.tracing.wrap(asking, traceContext) : asking);
 						}
 						MultiKeyCommand command = request.command();
-						commands.add(LettuceBatchCommand.request(batch, index++, command, COMMAND_TYPES.get(command),
-								request.args(), asking));
+						LettuceBatchCommand single = LettuceBatchCommand.request(batch, index++, command,
+								COMMAND_TYPES.get(command), request.args(), asking);
+						commands.add(traced ? this.tracing.wrap(single, traceContext) : single);
 					}
 					if (asks) {
 						this.asking.dispatch(nodeConnection, commands);

@@ -42,6 +42,9 @@ final class MultiKeyCall<R> {
 
 	private final MultiKeyObserver observer;
 
+	/** The call's observation, parent of one observation per node batch. */
+	private final Observed observed;
+
 	private final MultiKeyCommand command;
 
 	private final byte[][] keys;
@@ -65,18 +68,20 @@ final class MultiKeyCall<R> {
 	 * @param transport the client behind the call
 	 * @param settings the limits
 	 * @param observer sees redirects
+	 * @param observed the call's observation, whose children the node batches are
 	 * @param command the command
 	 * @param keys the keys in the caller's order
 	 * @param values the values, one per key, for commands that carry them
 	 * @param replies gathers the replies
 	 * @param deadline the {@link System#nanoTime()} by which the call must end
 	 */
-	MultiKeyCall(NodeTransport transport, MultiKeySettings settings, MultiKeyObserver observer,
+	MultiKeyCall(NodeTransport transport, MultiKeySettings settings, MultiKeyObserver observer, Observed observed,
 			MultiKeyCommand command, byte[][] keys, byte @Nullable [][] values, ReplyAccumulator<R> replies,
 			long deadline) {
 		this.transport = transport;
 		this.settings = settings;
 		this.observer = observer;
+		this.observed = observed;
 		this.command = command;
 		this.keys = keys;
 		this.values = values;
@@ -182,8 +187,11 @@ final class MultiKeyCall<R> {
 		InFlight batch = new InFlight(node, commands);
 		this.pending.incrementAndGet();
 		this.inFlight.add(batch);
+		Observed observedBatch = this.observed.batch(node, requests.size());
 		CompletableFuture<List<Object>> future;
-		try {
+		// In the batch's scope, a transport whose client observes its own commands (Lettuce's tracing) makes them
+		// the batch's children: it reads the current observation while sending, on this thread.
+		try (Observed.Scope scope = observedBatch.open()) {
 			future = this.transport.send(node, requests, this.settings.maxCommandsPerPipeline(), this.deadline);
 		}
 		catch (RuntimeException ex) {
@@ -195,6 +203,8 @@ final class MultiKeyCall<R> {
 		}
 		future.whenComplete((answers, failure) -> {
 			this.inFlight.remove(batch);
+			observedBatch.end((failure == null) ? Observed.SUCCESS : Observed.FAILURE,
+					(failure != null) ? unwrap(failure) : null);
 			try {
 				if (failure != null) {
 					Throwable cause = unwrap(failure);

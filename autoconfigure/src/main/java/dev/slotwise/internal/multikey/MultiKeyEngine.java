@@ -100,34 +100,42 @@ final class MultiKeyEngine {
 	private <R> CompletableFuture<R> start(MultiKeyCommand command, byte[][] keys, byte @Nullable [][] values,
 			ReplyAccumulator<R> replies) {
 		long started = System.nanoTime();
+		Observed observed = this.observer.start(command, keys.length);
 		CompletableFuture<R> result;
 		try {
-			MultiKeyCall<R> call = new MultiKeyCall<>(this.transport, this.settings, this.observer, command, keys,
-					values, replies, started + this.settings.timeout().toNanos());
+			MultiKeyCall<R> call = new MultiKeyCall<>(this.transport, this.settings, this.observer, observed, command,
+					keys, values, replies, started + this.settings.timeout().toNanos());
 			result = call.start(SlotCommand.plan(command, keys, this.settings.maxKeysPerCommand()));
 		}
 		catch (RuntimeException ex) {
 			this.observer.called(command, keys.length, false, System.nanoTime() - started);
+			observed.end(Observed.FAILURE, ex);
 			return CompletableFuture.failedFuture(ex);
 		}
-		result.whenComplete((value, failure) -> this.observer.called(command, keys.length, failure == null,
-				System.nanoTime() - started));
+		result.whenComplete((value, failure) -> {
+			this.observer.called(command, keys.length, failure == null, System.nanoTime() - started);
+			observed.end((failure == null) ? Observed.SUCCESS : Observed.FAILURE, failure);
+		});
 		return result;
 	}
 
 	private <R> R run(MultiKeyCommand command, byte[][] keys, byte @Nullable [][] values,
 			ReplyAccumulator<R> replies) {
 		long started = System.nanoTime();
-		boolean success = false;
-		try {
-			MultiKeyCall<R> call = new MultiKeyCall<>(this.transport, this.settings, this.observer, command, keys,
-					values, replies, started + this.settings.timeout().toNanos());
-			R result = call.run(SlotCommand.plan(command, keys, this.settings.maxKeysPerCommand()));
-			success = true;
-			return result;
+		Observed observed = this.observer.start(command, keys.length);
+		Throwable failure = null;
+		try (Observed.Scope scope = observed.open()) {
+			MultiKeyCall<R> call = new MultiKeyCall<>(this.transport, this.settings, this.observer, observed, command,
+					keys, values, replies, started + this.settings.timeout().toNanos());
+			return call.run(SlotCommand.plan(command, keys, this.settings.maxKeysPerCommand()));
+		}
+		catch (RuntimeException | Error ex) {
+			failure = ex;
+			throw ex;
 		}
 		finally {
-			this.observer.called(command, keys.length, success, System.nanoTime() - started);
+			this.observer.called(command, keys.length, failure == null, System.nanoTime() - started);
+			observed.end((failure == null) ? Observed.SUCCESS : Observed.FAILURE, failure);
 		}
 	}
 

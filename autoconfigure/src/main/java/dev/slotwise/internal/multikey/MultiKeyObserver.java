@@ -1,5 +1,8 @@
 package dev.slotwise.internal.multikey;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.slotwise.internal.routing.RedirectKind;
 
 /**
@@ -36,6 +39,38 @@ public interface MultiKeyObserver {
 	}
 
 	/**
+	 * Returns one observer that passes everything to each of the given ones: {@link #NONE} for none, the observer
+	 * itself for one.
+	 * @param observers the observers
+	 * @return the observer
+	 */
+	static MultiKeyObserver of(List<MultiKeyObserver> observers) {
+		List<MultiKeyObserver> active = new ArrayList<>(observers.size());
+		for (MultiKeyObserver observer : observers) {
+			if (observer != NONE) {
+				active.add(observer);
+			}
+		}
+		return switch (active.size()) {
+			case 0 -> NONE;
+			case 1 -> active.get(0);
+			default -> new Composite(List.copyOf(active));
+		};
+	}
+
+	/**
+	 * Called when a cross-slot call starts, on the caller's thread, before it is planned; the engine ends what it
+	 * returns when the call ends (with {@link Observed#SUCCESS} or {@link Observed#FAILURE}) and starts a child of it
+	 * for each node batch it sends.
+	 * @param command the command
+	 * @param keys the number of keys of the call, duplicates included
+	 * @return the call's observation; {@link Observed#NONE} by default
+	 */
+	default Observed start(MultiKeyCommand command, int keys) {
+		return Observed.NONE;
+	}
+
+	/**
 	 * Called when a cross-slot call ends.
 	 * @param command the command
 	 * @param keys the number of keys of the call, duplicates included
@@ -50,6 +85,42 @@ public interface MultiKeyObserver {
 	 * @param kind the kind of redirect
 	 */
 	default void redirected(RedirectKind kind) {
+	}
+
+	/**
+	 * Passes everything to several observers.
+	 */
+	final class Composite implements MultiKeyObserver {
+
+		private final List<MultiKeyObserver> observers;
+
+		Composite(List<MultiKeyObserver> observers) {
+			this.observers = observers;
+		}
+
+		@Override
+		public Observed start(MultiKeyCommand command, int keys) {
+			List<Observed> started = new ArrayList<>(this.observers.size());
+			for (MultiKeyObserver observer : this.observers) {
+				started.add(observer.start(command, keys));
+			}
+			return Observations.of(started);
+		}
+
+		@Override
+		public void called(MultiKeyCommand command, int keys, boolean success, long durationNanos) {
+			for (MultiKeyObserver observer : this.observers) {
+				observer.called(command, keys, success, durationNanos);
+			}
+		}
+
+		@Override
+		public void redirected(RedirectKind kind) {
+			for (MultiKeyObserver observer : this.observers) {
+				observer.redirected(kind);
+			}
+		}
+
 	}
 
 }

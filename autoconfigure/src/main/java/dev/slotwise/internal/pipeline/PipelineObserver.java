@@ -1,5 +1,10 @@
 package dev.slotwise.internal.pipeline;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.slotwise.internal.multikey.Observations;
+import dev.slotwise.internal.multikey.Observed;
 import dev.slotwise.internal.routing.RedirectKind;
 
 /**
@@ -42,6 +47,38 @@ public interface PipelineObserver {
 	}
 
 	/**
+	 * Returns one observer that passes everything to each of the given ones: {@link #NONE} for none, the observer
+	 * itself for one.
+	 * @param observers the observers
+	 * @return the observer
+	 */
+	static PipelineObserver of(List<PipelineObserver> observers) {
+		List<PipelineObserver> active = new ArrayList<>(observers.size());
+		for (PipelineObserver observer : observers) {
+			if (observer != NONE) {
+				active.add(observer);
+			}
+		}
+		return switch (active.size()) {
+			case 0 -> NONE;
+			case 1 -> active.get(0);
+			default -> new Composite(List.copyOf(active));
+		};
+	}
+
+	/**
+	 * Called when {@code closePipeline()} starts, on the caller's thread; the pipeline ends what it returns with
+	 * {@link #SUCCESS}, {@link #COMMAND_ERROR} or {@link #FAILURE}, starts a child of it for each node batch it
+	 * sends, and keeps it current on the caller's thread meanwhile (a cross-slot multi-key command of the pipeline is
+	 * observed as its child).
+	 * @param commands the number of queued commands
+	 * @return the pipeline's observation; {@link Observed#NONE} by default
+	 */
+	default Observed start(int commands) {
+		return Observed.NONE;
+	}
+
+	/**
 	 * Called when {@code closePipeline()} ends.
 	 * @param commands the number of queued commands
 	 * @param nodes the number of masters the commands went to (first attempt)
@@ -56,6 +93,42 @@ public interface PipelineObserver {
 	 * @param kind the redirect
 	 */
 	default void redirected(RedirectKind kind) {
+	}
+
+	/**
+	 * Passes everything to several observers.
+	 */
+	final class Composite implements PipelineObserver {
+
+		private final List<PipelineObserver> observers;
+
+		Composite(List<PipelineObserver> observers) {
+			this.observers = observers;
+		}
+
+		@Override
+		public Observed start(int commands) {
+			List<Observed> started = new ArrayList<>(this.observers.size());
+			for (PipelineObserver observer : this.observers) {
+				started.add(observer.start(commands));
+			}
+			return Observations.of(started);
+		}
+
+		@Override
+		public void closed(int commands, int nodes, String outcome, long durationNanos) {
+			for (PipelineObserver observer : this.observers) {
+				observer.closed(commands, nodes, outcome, durationNanos);
+			}
+		}
+
+		@Override
+		public void redirected(RedirectKind kind) {
+			for (PipelineObserver observer : this.observers) {
+				observer.redirected(kind);
+			}
+		}
+
 	}
 
 }

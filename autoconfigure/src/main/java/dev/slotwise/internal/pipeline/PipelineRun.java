@@ -13,6 +13,7 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 
+import dev.slotwise.internal.multikey.Observed;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.pipeline.NodeReplay.Attempt;
 import dev.slotwise.internal.routing.RedirectKind;
@@ -49,6 +50,9 @@ final class PipelineRun {
 	/** The masters the commands went to first (redirect targets not counted), for the nodes meter. */
 	private final Set<NodeAddress> nodes = new HashSet<>();
 
+	/** The pipeline's observation, parent of one observation per node batch. */
+	private Observed observed = Observed.NONE;
+
 	PipelineRun(JedisClusterPipelining pipelining, Function<Class<?>, Object> direct, List<QueuedCommand> commands) {
 		this.pipelining = pipelining;
 		this.direct = direct;
@@ -66,7 +70,9 @@ final class PipelineRun {
 	List<@Nullable Object> run() {
 		long started = System.nanoTime();
 		String outcome = PipelineObserver.FAILURE;
-		try {
+		Throwable thrown = null;
+		this.observed = this.pipelining.observer().start(this.commands.size());
+		try (Observed.Scope scope = this.observed.open()) {
 			List<QueuedCommand> stretch = new ArrayList<>();
 			for (QueuedCommand command : this.commands) {
 				if (command.crossSlot()) {
@@ -98,9 +104,14 @@ final class PipelineRun {
 			outcome = PipelineObserver.SUCCESS;
 			return results;
 		}
+		catch (RuntimeException | Error ex) {
+			thrown = ex;
+			throw ex;
+		}
 		finally {
 			this.pipelining.observer().closed(this.commands.size(), this.nodes.size(), outcome,
 					System.nanoTime() - started);
+			this.observed.end(outcome, thrown);
 		}
 	}
 
@@ -220,7 +231,17 @@ final class PipelineRun {
 	}
 
 	private @Nullable Object[] replay(NodeAddress node, List<Attempt> attempts) {
-		return NodeReplay.run(this.pipelining.client(), node, attempts, this.pipelining.maxCommandsPerFlush());
+		Observed batch = this.observed.batch(node, attempts.size());
+		try {
+			@Nullable Object[] replies = NodeReplay.run(this.pipelining.client(), node, attempts,
+					this.pipelining.maxCommandsPerFlush());
+			batch.end(Observed.SUCCESS, null);
+			return replies;
+		}
+		catch (RuntimeException | Error ex) {
+			batch.end(Observed.FAILURE, ex);
+			throw ex;
+		}
 	}
 
 	private void collect(List<Attempt> attempts, @Nullable Object[] replies) {

@@ -1,0 +1,43 @@
+package dev.slotwise.autoconfigure;
+
+import dev.slotwise.internal.observation.MultiKeyObservations;
+import dev.slotwise.internal.observation.PipelineObservations;
+import io.micrometer.observation.ObservationRegistry;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Micrometer Observations of Slotwise's cross-slot multi-key calls ({@code slotwise.multikey}) and cluster pipelines
+ * ({@code slotwise.pipeline}), each with one child per node batch, on both clients, when the application has an
+ * {@link ObservationRegistry} (Spring Boot's, with Actuator). Lettuce's own per-command observations, which Spring
+ * Boot's {@code LettuceObservationAutoConfiguration} turns on with the same registry, do not depend on this: the
+ * engine keeps them either way. {@code slotwise.observations.enabled=false} turns Slotwise's own off.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
+@ConditionalOnClass({ RedisConnectionFactory.class, ObservationRegistry.class })
+@ConditionalOnBean(ObservationRegistry.class)
+@ConditionalOnBooleanProperty(name = "slotwise.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "slotwise.observations.enabled", matchIfMissing = true)
+@Conditional(OnSupportedLibrariesCondition.class)
+public final class SlotwiseObservationAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	MultiKeyObservations slotwiseMultiKeyObservations(ObservationRegistry registry) {
+		return new MultiKeyObservations(registry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	PipelineObservations slotwisePipelineObservations(ObservationRegistry registry) {
+		return new PipelineObservations(registry);
+	}
+
+}
