@@ -6,6 +6,10 @@ import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
 import dev.slotwise.internal.pipeline.JedisClusterPipelining;
 import dev.slotwise.internal.pipeline.PipelineObserver;
+import dev.slotwise.internal.pubsub.ClusterPubSub;
+import dev.slotwise.internal.pubsub.JedisPubSubSupport;
+import dev.slotwise.internal.pubsub.PubSubObserver;
+import dev.slotwise.internal.pubsub.PubSubRuntime;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.RedisClusterClient;
 
@@ -78,6 +82,30 @@ public final class JedisMultiKeySupport {
 	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver,
 			JedisReadFrom readFrom) {
+		return customizer(settings, executor, observer, pipelineObserver, readFrom, null, PubSubObserver.NONE);
+	}
+
+	/**
+	 * Returns a customizer like
+	 * {@link #customizer(MultiKeySettings, MultiKeyExecutor, MultiKeyObserver, PipelineObserver, JedisReadFrom)} whose
+	 * connections also subscribe across the cluster (keyspace and keyevent notifications on every master).
+	 * @param settings the engine's limits; {@code maxCommandsPerPipeline} and {@code maxRedirects} apply to
+	 * pipelines too
+	 * @param executor the threads node batches run on; owned by the caller, who closes it
+	 * @param observer sees each cross-slot call and redirect
+	 * @param pipelineObserver sees each pipeline
+	 * @param readFrom where cross-slot reads ({@code MGET}, {@code EXISTS}) go; pipelines stay on masters
+	 * @param pubSubRuntime the threads of cluster subscriptions, owned by the caller; {@code null} leaves Spring Data
+	 * Redis's subscriptions (on one node) in place
+	 * @param pubSubObserver sees subscriptions and messages
+	 * @return the customizer
+	 */
+	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver,
+			JedisReadFrom readFrom, @Nullable PubSubRuntime pubSubRuntime, PubSubObserver pubSubObserver) {
+		if (pubSubObserver == null) {
+			throw new IllegalArgumentException("'pubSubObserver' must not be null");
+		}
 		if (readFrom == null) {
 			throw new IllegalArgumentException("'readFrom' must not be null");
 		}
@@ -96,7 +124,8 @@ public final class JedisMultiKeySupport {
 		// Fails start-up, naming the method, should Spring Data Redis no longer have a method the engine serves.
 		MultiKeyCommands.requireInterceptedMethods();
 		return (factory) -> factory.claimClusterConnections(CONTRIBUTOR,
-				new ConnectionReplacer(factory, settings, executor, observer, pipelineObserver, readFrom));
+				new ConnectionReplacer(factory, settings, executor, observer, pipelineObserver, readFrom, pubSubRuntime,
+						pubSubObserver));
 	}
 
 	/**
@@ -117,11 +146,18 @@ public final class JedisMultiKeySupport {
 
 		private final JedisReadFrom readFrom;
 
+		private final @Nullable PubSubRuntime pubSubRuntime;
+
+		private final PubSubObserver pubSubObserver;
+
 		private volatile @Nullable Engine engine;
 
 		ConnectionReplacer(SlotwiseJedisConnectionFactory factory, MultiKeySettings settings, MultiKeyExecutor executor,
-				MultiKeyObserver observer, PipelineObserver pipelineObserver, JedisReadFrom readFrom) {
+				MultiKeyObserver observer, PipelineObserver pipelineObserver, JedisReadFrom readFrom,
+				@Nullable PubSubRuntime pubSubRuntime, PubSubObserver pubSubObserver) {
 			this.factory = factory;
+			this.pubSubRuntime = pubSubRuntime;
+			this.pubSubObserver = pubSubObserver;
 			this.readFrom = readFrom;
 			this.pipelineObserver = pipelineObserver;
 			this.settings = settings;
@@ -135,7 +171,7 @@ public final class JedisMultiKeySupport {
 			ClusterTopologyProvider topologyProvider = this.factory.getRequiredTopologyProvider();
 			Engine current = engine(client, topologyProvider);
 			return new SlotwiseJedisClusterConnection(client, this.factory.getRequiredCommandExecutor(),
-					topologyProvider, current.engine, current.pipelining);
+					topologyProvider, current.engine, current.pipelining, current.pubSub);
 		}
 
 		/**
@@ -147,10 +183,13 @@ public final class JedisMultiKeySupport {
 			if (current == null || current.client != client || current.topologyProvider != topologyProvider) {
 				JedisNodeTransport transport = new JedisNodeTransport(client, topologyProvider,
 						this.executor.executor(), this.readFrom, this.settings.timeout());
+				PubSubRuntime pubSubRuntime = this.pubSubRuntime;
 				current = new Engine(client, topologyProvider,
 						new MultiKeyEngine(transport, this.settings, this.observer),
 						new JedisClusterPipelining(client, transport::router, transport::invalidateTopology,
-								this.executor.executor(), this.settings, this.pipelineObserver));
+								this.executor.executor(), this.settings, this.pipelineObserver),
+						(pubSubRuntime != null) ? JedisPubSubSupport.create(pubSubRuntime, client, topologyProvider,
+								this.pubSubObserver) : null);
 				this.engine = current;
 			}
 			return current;
@@ -159,7 +198,7 @@ public final class JedisMultiKeySupport {
 	}
 
 	private record Engine(RedisClusterClient client, ClusterTopologyProvider topologyProvider, MultiKeyEngine engine,
-			JedisClusterPipelining pipelining) {
+			JedisClusterPipelining pipelining, @Nullable ClusterPubSub pubSub) {
 	}
 
 }

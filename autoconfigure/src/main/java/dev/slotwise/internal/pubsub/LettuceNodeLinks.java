@@ -1,0 +1,142 @@
+package dev.slotwise.internal.pubsub;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+import dev.slotwise.internal.routing.NodeAddress;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.ClusterPartitionParser;
+import io.lettuce.core.cluster.models.partitions.Partitions;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@link NodeLinks} over a Lettuce cluster client: one cluster pub/sub connection per subscription, whose node
+ * connections carry the links. The masters are read with {@code CLUSTER NODES} on one node at a time, through the
+ * application's cluster connection: Lettuce's own partitions change only on its refresh triggers, which a listening
+ * application (it sends no commands) never pulls, so a graceful failover would go unseen.
+ */
+final class LettuceNodeLinks implements NodeLinks {
+
+	private final RedisClusterClient client;
+
+	private final Supplier<StatefulRedisClusterConnection<byte[], byte[]>> commands;
+
+	private final PubSubRuntime runtime;
+
+	private @Nullable StatefulRedisClusterPubSubConnection<byte[], byte[]> pubSub;
+
+	private @Nullable Masters last;
+
+	LettuceNodeLinks(RedisClusterClient client, Supplier<StatefulRedisClusterConnection<byte[], byte[]>> commands,
+			PubSubRuntime runtime) {
+		this.client = client;
+		this.commands = commands;
+		this.runtime = runtime;
+	}
+
+	@Override
+	public synchronized NodeLink open(NodeAddress node, NodeLink.Events events) {
+		StatefulRedisClusterPubSubConnection<byte[], byte[]> pubSub = this.pubSub;
+		if (pubSub == null) {
+			pubSub = this.client.connectPubSub(ByteArrayCodec.INSTANCE);
+			this.pubSub = pubSub;
+		}
+		StatefulRedisPubSubConnection<byte[], byte[]> connection;
+		try {
+			connection = pubSub.getConnection(node.host(), node.port());
+		}
+		catch (IllegalArgumentException | RedisException ex) {
+			// Lettuce connects only to nodes of its partitions: a master just added or promoted may not be there yet.
+			if (known(pubSub.getPartitions(), node)) {
+				throw ex;
+			}
+			this.client.refreshPartitions();
+			connection = pubSub.getConnection(node.host(), node.port());
+		}
+		return new LettuceNodeLink(node, connection, events);
+	}
+
+	private static boolean known(Partitions partitions, NodeAddress node) {
+		for (RedisClusterNode candidate : partitions) {
+			RedisURI uri = candidate.getUri();
+			if (uri != null && uri.getHost().equals(node.host()) && uri.getPort() == node.port()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	@Override
+	public Masters masters(boolean fresh) {
+		StatefulRedisClusterConnection<byte[], byte[]> connection = this.commands.get();
+		Masters last = this.last;
+		if (!fresh && last != null) {
+			return last;
+		}
+		List<RedisClusterNode> candidates = new ArrayList<>(connection.getPartitions().getPartitions());
+		Collections.shuffle(candidates);
+		RuntimeException failure = null;
+		long timeout = this.runtime.timeout().toNanos();
+		for (RedisClusterNode candidate : candidates) {
+			RedisURI uri = candidate.getUri();
+			if (uri == null || candidate.is(RedisClusterNode.NodeFlag.FAIL)) {
+				continue;
+			}
+			try {
+				String nodes = connection.getConnectionAsync(uri.getHost(), uri.getPort())
+					.thenCompose((node) -> node.async().clusterNodes())
+					.get(timeout, TimeUnit.NANOSECONDS);
+				Masters masters = masters(ClusterPartitionParser.parse(nodes));
+				this.last = masters;
+				return masters;
+			}
+			catch (ExecutionException | TimeoutException | RuntimeException ex) {
+				failure = new IllegalStateException("CLUSTER NODES failed on " + uri.getHost() + ":" + uri.getPort(),
+						ex);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted", ex);
+			}
+		}
+		throw (failure != null) ? failure : new IllegalStateException("No known node to read the topology from");
+	}
+
+	private static Masters masters(Partitions partitions) {
+		Map<NodeAddress, int[]> slots = new LinkedHashMap<>();
+		for (RedisClusterNode node : partitions) {
+			RedisURI uri = node.getUri();
+			if (uri == null || !node.is(RedisClusterNode.NodeFlag.UPSTREAM) || node.is(RedisClusterNode.NodeFlag.FAIL)
+					|| node.getSlots().isEmpty()) {
+				continue;
+			}
+			slots.put(new NodeAddress(uri.getHost(), uri.getPort()),
+					node.getSlots().stream().mapToInt(Integer::intValue).toArray());
+		}
+		return Masters.of(slots);
+	}
+
+	@Override
+	public synchronized void close() {
+		StatefulRedisClusterPubSubConnection<byte[], byte[]> pubSub = this.pubSub;
+		this.pubSub = null;
+		if (pubSub != null) {
+			pubSub.closeAsync();
+		}
+	}
+
+}
