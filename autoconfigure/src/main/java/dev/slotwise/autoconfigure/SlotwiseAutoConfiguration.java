@@ -23,7 +23,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @ConditionalOnBooleanProperty(name = "slotwise.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SlotwiseProperties.class)
 @Import({ SlotwisePoolConfiguration.class, SlotwiseJedisConfiguration.class, SlotwiseLettuceConfiguration.class,
-		SlotwiseTopologyConfiguration.class, SlotwiseMultiKeyConfiguration.class })
+		SlotwiseTopologyConfiguration.class, SlotwiseMultiKeyConfiguration.class, SlotwisePubSubConfiguration.class })
 public final class SlotwiseAutoConfiguration {
 
 }

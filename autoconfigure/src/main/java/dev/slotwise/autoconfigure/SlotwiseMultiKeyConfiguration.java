@@ -15,6 +15,8 @@ import dev.slotwise.internal.multikey.MultiKeyObserver;
 import dev.slotwise.internal.multikey.MultiKeySettings;
 import dev.slotwise.internal.pipeline.PipelineMeters;
 import dev.slotwise.internal.pipeline.PipelineObserver;
+import dev.slotwise.internal.pubsub.PubSubObserver;
+import dev.slotwise.internal.pubsub.PubSubRuntime;
 import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.commons.logging.Log;
@@ -78,7 +80,8 @@ class SlotwiseMultiKeyConfiguration {
 		@Order(SlotwiseOrder.MULTIKEY)
 		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisMultiKeyCustomizer(SlotwiseProperties properties,
 				MultiKeySettings settings, MultiKeyExecutor executor, ObjectProvider<MultiKeyObserver.Source> meters,
-				ObjectProvider<PipelineObserver.Source> pipelineMeters) {
+				ObjectProvider<PipelineObserver.Source> pipelineMeters, ObjectProvider<PubSubRuntime> pubSubRuntime,
+				ObjectProvider<PubSubObserver.Source> pubSubMeters) {
 			JedisReadFrom readFrom = switch (properties.getMultikey().getReadFrom()) {
 				case MASTER -> JedisReadFrom.MASTER;
 				case REPLICA -> JedisReadFrom.REPLICA;
@@ -86,7 +89,8 @@ class SlotwiseMultiKeyConfiguration {
 			};
 			return (factory) -> JedisMultiKeySupport
 				.customizer(settings, executor, observer(meters, SlotwiseJedisConfiguration.CLIENT),
-						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT), readFrom)
+						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT), readFrom,
+						pubSubRuntime.getIfAvailable(), pubSubObserver(pubSubMeters, SlotwiseJedisConfiguration.CLIENT))
 				.customize(factory);
 		}
 
@@ -111,7 +115,8 @@ class SlotwiseMultiKeyConfiguration {
 		@Bean
 		@Order(SlotwiseOrder.MULTIKEY)
 		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceMultiKeyCustomizer(SlotwiseProperties properties,
-				MultiKeySettings settings, ObjectProvider<MultiKeyObserver.Source> meters) {
+				MultiKeySettings settings, ObjectProvider<MultiKeyObserver.Source> meters,
+				ObjectProvider<PubSubRuntime> pubSubRuntime, ObjectProvider<PubSubObserver.Source> pubSubMeters) {
 			SlotwiseProperties.ReadFrom readFrom = properties.getMultikey().getReadFrom();
 			return (factory) -> {
 				// Only a Lettuce factory in use reaches here. Ignored rather than fatal: one configuration may serve
@@ -123,7 +128,10 @@ class SlotwiseMultiKeyConfiguration {
 							+ " is ignored: it applies to Jedis only. Over Lettuce the multi-key engine's reads follow "
 							+ "spring.data.redis.lettuce.read-from, as Lettuce's own reads do");
 				}
-				LettuceMultiKeySupport.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT))
+				LettuceMultiKeySupport
+					.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT),
+							pubSubRuntime.getIfAvailable(),
+							pubSubObserver(pubSubMeters, SlotwiseLettuceConfiguration.CLIENT))
 					.customize(factory);
 			};
 		}
@@ -133,6 +141,11 @@ class SlotwiseMultiKeyConfiguration {
 	private static PipelineObserver pipelineObserver(ObjectProvider<PipelineObserver.Source> meters, String client) {
 		PipelineObserver.Source available = meters.getIfAvailable();
 		return (available != null) ? available.forClient(client) : PipelineObserver.NONE;
+	}
+
+	private static PubSubObserver pubSubObserver(ObjectProvider<PubSubObserver.Source> meters, String client) {
+		PubSubObserver.Source available = meters.getIfAvailable();
+		return (available != null) ? available.forClient(client) : PubSubObserver.NONE;
 	}
 
 	private static MultiKeyObserver observer(ObjectProvider<MultiKeyObserver.Source> meters, String client) {
