@@ -121,7 +121,7 @@ final class ClusterSubscription implements Subscription {
 
 	@Override
 	public void unsubscribe() {
-		unsubscribe(toArray(this.channels));
+		unsubscribe(getChannels().toArray(byte[][]::new));
 	}
 
 	@Override
@@ -131,7 +131,7 @@ final class ClusterSubscription implements Subscription {
 
 	@Override
 	public void pUnsubscribe() {
-		pUnsubscribe(toArray(this.patterns));
+		pUnsubscribe(getPatterns().toArray(byte[][]::new));
 	}
 
 	@Override
@@ -192,6 +192,13 @@ final class ClusterSubscription implements Subscription {
 			this.lock.unlock();
 			this.ended.countDown();
 		}
+	}
+
+	/**
+	 * Compares the nodes with the cluster's masters now, as the periodic check does.
+	 */
+	void check() {
+		reconcileQuietly(true);
 	}
 
 	/**
@@ -347,20 +354,23 @@ final class ClusterSubscription implements Subscription {
 				}
 				if (!extra.isEmpty()) {
 					this.observer.subscriptions(entry.getKey().toString(), this.sharded, -extra.size());
-					node.link.unsubscribe(kind, extra);
+					for (List<byte[]> group : commands(kind, extra)) {
+						node.link.unsubscribe(kind, group);
+					}
 				}
-				List<ByteArrayWrapper> missing = want.stream().filter((name) -> !held.contains(name)).toList();
-				if (!missing.isEmpty()) {
-					try {
-						pending.add(new Pending(entry.getKey(), node, kind, missing, node.link.subscribe(kind,
-								missing.stream().map(ByteArrayWrapper::getArray).toList())));
+				List<byte[]> missing = want.stream().filter((name) -> !held.contains(name))
+					.map(ByteArrayWrapper::getArray).toList();
+				try {
+					for (List<byte[]> group : commands(kind, missing)) {
+						pending.add(new Pending(entry.getKey(), node, kind,
+								group.stream().map(ByteArrayWrapper::new).toList(), node.link.subscribe(kind, group)));
 					}
-					catch (RuntimeException ex) {
-						failed = true;
-						logger.debug("Cannot subscribe on " + entry.getKey() + ": " + ex);
-						drop(entry.getKey());
-						break;
-					}
+				}
+				catch (RuntimeException ex) {
+					failed = true;
+					logger.debug("Cannot subscribe on " + entry.getKey() + ": " + ex);
+					drop(entry.getKey());
+					break;
 				}
 			}
 		}
@@ -396,6 +406,24 @@ final class ClusterSubscription implements Subscription {
 			}
 			retrySoon();
 		}
+	}
+
+	/**
+	 * Splits names into commands: one for channels or patterns, one per slot for sharded channels (the server refuses
+	 * an {@code SSUBSCRIBE} or {@code SUNSUBSCRIBE} spanning slots with {@code CROSSSLOT}).
+	 */
+	private static List<List<byte[]>> commands(ChannelKind kind, List<byte[]> names) {
+		if (names.isEmpty()) {
+			return List.of();
+		}
+		if (kind != ChannelKind.SHARD) {
+			return List.of(names);
+		}
+		Map<Integer, List<byte[]>> bySlot = new LinkedHashMap<>();
+		for (byte[] name : names) {
+			bySlot.computeIfAbsent(SlotHash.slot(name), (slot) -> new ArrayList<>()).add(name);
+		}
+		return List.copyOf(bySlot.values());
 	}
 
 	private Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted(Masters masters) {
@@ -467,10 +495,6 @@ final class ClusterSubscription implements Subscription {
 				reconcileQuietly(true);
 			}, Duration.ofMillis(SOON_MILLIS));
 		}
-	}
-
-	private static byte[][] toArray(Set<ByteArrayWrapper> names) {
-		return names.stream().map(ByteArrayWrapper::getArray).toArray(byte[][]::new);
 	}
 
 	private record Pending(NodeAddress address, Node node, ChannelKind kind, List<ByteArrayWrapper> names,

@@ -1,15 +1,13 @@
 package dev.slotwise.internal.pubsub;
 
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.slotwise.internal.routing.NodeAddress;
-import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
@@ -17,13 +15,17 @@ import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 import org.springframework.data.redis.connection.util.ByteArrayWrapper;
 
 /**
- * A {@link NodeLink} over the node pub/sub connection of a Lettuce cluster pub/sub connection. Lettuce reconnects it
- * and subscribes its names again by itself; the link only tells its own listener apart (the node connection may be
- * handed out again to a later link) and gives back what it holds when it closes.
+ * A {@link NodeLink} over the node pub/sub connection of a Lettuce cluster pub/sub connection of its own, closed with
+ * the link: Lettuce keeps the node connections of a cluster pub/sub connection for its whole life, reconnects them and
+ * subscribes their names again (sharded channels of several slots in one {@code SSUBSCRIBE}, which the server refuses
+ * with {@code CROSSSLOT}), even to a node that came back as a replica. A link whose connection dropped is reported
+ * lost and replaced instead.
  */
 final class LettuceNodeLink implements NodeLink {
 
 	private final NodeAddress node;
+
+	private final StatefulRedisClusterPubSubConnection<byte[], byte[]> owner;
 
 	private final StatefulRedisPubSubConnection<byte[], byte[]> connection;
 
@@ -31,21 +33,19 @@ final class LettuceNodeLink implements NodeLink {
 
 	private final Listener listener = new Listener();
 
-	private final Map<ChannelKind, Set<ByteArrayWrapper>> held = new EnumMap<>(ChannelKind.class);
-
 	/** Sharded channels this link asked to unsubscribe: any other SUNSUBSCRIBE comes from the server. */
 	private final Set<ByteArrayWrapper> unsubscribing = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean closed;
 
-	LettuceNodeLink(NodeAddress node, StatefulRedisPubSubConnection<byte[], byte[]> connection,
-			NodeLink.Events events) {
+	private volatile boolean lost;
+
+	LettuceNodeLink(NodeAddress node, StatefulRedisClusterPubSubConnection<byte[], byte[]> owner,
+			StatefulRedisPubSubConnection<byte[], byte[]> connection, NodeLink.Events events) {
 		this.node = node;
+		this.owner = owner;
 		this.connection = connection;
 		this.events = events;
-		for (ChannelKind kind : ChannelKind.values()) {
-			this.held.put(kind, ConcurrentHashMap.newKeySet());
-		}
 		connection.addListener(this.listener);
 	}
 
@@ -63,14 +63,12 @@ final class LettuceNodeLink implements NodeLink {
 			case PATTERN -> commands.psubscribe(array);
 			case SHARD -> commands.ssubscribe(array);
 		};
-		names.forEach((name) -> this.held.get(kind).add(new ByteArrayWrapper(name)));
 		return future.toCompletableFuture();
 	}
 
 	@Override
 	public void unsubscribe(ChannelKind kind, List<byte[]> names) {
 		byte[][] array = names.toArray(byte[][]::new);
-		names.forEach((name) -> this.held.get(kind).remove(new ByteArrayWrapper(name)));
 		RedisPubSubAsyncCommands<byte[], byte[]> commands = this.connection.async();
 		switch (kind) {
 			case CHANNEL -> commands.unsubscribe(array);
@@ -84,29 +82,26 @@ final class LettuceNodeLink implements NodeLink {
 
 	@Override
 	public boolean isOpen() {
-		// A node connection closed by Lettuce (a node gone from its partitions) never reconnects; a disconnected one
-		// does, subscribing again on its own.
-		return !this.closed && !(this.connection instanceof RedisChannelHandler<?, ?> handler && handler.isClosed());
+		return !this.closed && !this.lost;
+	}
+
+	/**
+	 * The connection to the node dropped: Lettuce would reconnect and subscribe again on its own, in ways the
+	 * subscription cannot rely on, so the link is given up and replaced.
+	 */
+	void lost() {
+		if (!this.closed && !this.lost) {
+			this.lost = true;
+			this.events.lost(this, null);
+		}
 	}
 
 	@Override
 	public void close() {
 		this.closed = true;
 		this.connection.removeListener(this.listener);
-		if (this.connection instanceof RedisChannelHandler<?, ?> handler && handler.isClosed()) {
-			return;
-		}
-		for (ChannelKind kind : ChannelKind.values()) {
-			Set<ByteArrayWrapper> names = this.held.get(kind);
-			if (!names.isEmpty()) {
-				try {
-					unsubscribe(kind, names.stream().map(ByteArrayWrapper::getArray).toList());
-				}
-				catch (RuntimeException ex) {
-					// The connection is going away: the node drops its subscriptions with it.
-				}
-			}
-		}
+		// Closing the owner closes its node connections; the node drops the subscriptions with them.
+		this.owner.closeAsync();
 	}
 
 	private final class Listener extends RedisPubSubAdapter<byte[], byte[]> {
@@ -129,7 +124,6 @@ final class LettuceNodeLink implements NodeLink {
 		@Override
 		public void sunsubscribed(byte[] channel, long count) {
 			if (channel != null && !LettuceNodeLink.this.unsubscribing.remove(new ByteArrayWrapper(channel))) {
-				LettuceNodeLink.this.held.get(ChannelKind.SHARD).remove(new ByteArrayWrapper(channel));
 				LettuceNodeLink.this.events.unsubscribedByServer(LettuceNodeLink.this, channel);
 			}
 		}

@@ -1,10 +1,14 @@
 package dev.slotwise.internal.pubsub;
 
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -20,12 +24,15 @@ import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.event.connection.ConnectionDeactivatedEvent;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
 
 /**
- * {@link NodeLinks} over a Lettuce cluster client: one cluster pub/sub connection per subscription, whose node
- * connections carry the links. The masters are read with {@code CLUSTER NODES} on one node at a time, through the
+ * {@link NodeLinks} over a Lettuce cluster client: each link is the node connection of a cluster pub/sub connection of
+ * its own, and a link whose node connection drops (Lettuce's {@code ConnectionDeactivatedEvent} for its node) is
+ * reported lost. The masters are read with {@code CLUSTER NODES} on one node at a time, through the
  * application's cluster connection: Lettuce's own partitions change only on its refresh triggers, which a listening
  * application (it sends no commands) never pulls, so a graceful failover would go unseen.
  */
@@ -37,7 +44,11 @@ final class LettuceNodeLinks implements NodeLinks {
 
 	private final PubSubRuntime runtime;
 
-	private @Nullable StatefulRedisClusterPubSubConnection<byte[], byte[]> pubSub;
+	private final Set<LettuceNodeLink> links = ConcurrentHashMap.newKeySet();
+
+	private @Nullable Disposable watch;
+
+	private boolean closed;
 
 	private @Nullable Masters last;
 
@@ -49,25 +60,53 @@ final class LettuceNodeLinks implements NodeLinks {
 	}
 
 	@Override
-	public synchronized NodeLink open(NodeAddress node, NodeLink.Events events) {
-		StatefulRedisClusterPubSubConnection<byte[], byte[]> pubSub = this.pubSub;
-		if (pubSub == null) {
-			pubSub = this.client.connectPubSub(ByteArrayCodec.INSTANCE);
-			this.pubSub = pubSub;
-		}
-		StatefulRedisPubSubConnection<byte[], byte[]> connection;
+	public NodeLink open(NodeAddress node, NodeLink.Events events) {
+		watchConnections();
+		StatefulRedisClusterPubSubConnection<byte[], byte[]> owner = this.client.connectPubSub(ByteArrayCodec.INSTANCE);
 		try {
-			connection = pubSub.getConnection(node.host(), node.port());
-		}
-		catch (IllegalArgumentException | RedisException ex) {
-			// Lettuce connects only to nodes of its partitions: a master just added or promoted may not be there yet.
-			if (known(pubSub.getPartitions(), node)) {
-				throw ex;
+			StatefulRedisPubSubConnection<byte[], byte[]> connection;
+			try {
+				connection = owner.getConnection(node.host(), node.port());
 			}
-			this.client.refreshPartitions();
-			connection = pubSub.getConnection(node.host(), node.port());
+			catch (IllegalArgumentException | RedisException ex) {
+				// Lettuce connects only to nodes of its partitions: a master just added or promoted may not be there
+				// yet.
+				if (known(owner.getPartitions(), node)) {
+					throw ex;
+				}
+				this.client.refreshPartitions();
+				connection = owner.getConnection(node.host(), node.port());
+			}
+			LettuceNodeLink link = new LettuceNodeLink(node, owner, connection, events);
+			this.links.add(link);
+			return link;
 		}
-		return new LettuceNodeLink(node, connection, events);
+		catch (RuntimeException ex) {
+			owner.closeAsync();
+			throw ex;
+		}
+	}
+
+	private synchronized void watchConnections() {
+		if (this.watch == null && !this.closed) {
+			this.watch = this.client.getResources().eventBus().get()
+				.filter((event) -> event instanceof ConnectionDeactivatedEvent)
+				.subscribe((event) -> deactivated(((ConnectionDeactivatedEvent) event).remoteAddress()));
+		}
+	}
+
+	private void deactivated(SocketAddress address) {
+		if (!(address instanceof InetSocketAddress remote)) {
+			return;
+		}
+		this.links.removeIf((link) -> !link.isOpen());
+		for (LettuceNodeLink link : this.links) {
+			NodeAddress node = link.node();
+			if (node.port() == remote.getPort() && (node.host().equals(remote.getHostString())
+					|| (remote.getAddress() != null && node.host().equals(remote.getAddress().getHostAddress())))) {
+				link.lost();
+			}
+		}
 	}
 
 	private static boolean known(Partitions partitions, NodeAddress node) {
@@ -132,11 +171,13 @@ final class LettuceNodeLinks implements NodeLinks {
 
 	@Override
 	public synchronized void close() {
-		StatefulRedisClusterPubSubConnection<byte[], byte[]> pubSub = this.pubSub;
-		this.pubSub = null;
-		if (pubSub != null) {
-			pubSub.closeAsync();
+		this.closed = true;
+		Disposable watch = this.watch;
+		this.watch = null;
+		if (watch != null) {
+			watch.dispose();
 		}
+		this.links.clear();
 	}
 
 }

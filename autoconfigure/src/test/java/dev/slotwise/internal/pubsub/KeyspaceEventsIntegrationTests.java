@@ -20,6 +20,9 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -28,8 +31,14 @@ import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.PatternTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.session.data.redis.RedisIndexedSessionRepository;
+import org.springframework.session.events.SessionExpiredEvent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,7 +72,7 @@ class KeyspaceEventsIntegrationTests {
 					Recorder withSlotwise = on.getBean(Recorder.class);
 					Recorder plain = off.getBean(Recorder.class);
 					StringRedisTemplate writer = off.getBean(StringRedisTemplate.class);
-					awaitSubscribedOnEveryMaster(cluster);
+					awaitSubscribedOnEveryMaster(cluster, "psub");
 
 					phase(client + "/before", cluster, writer, withSlotwise, plain);
 
@@ -74,7 +83,7 @@ class KeyspaceEventsIntegrationTests {
 						.findFirst()
 						.orElse(masters.get(0));
 					PubSubTestSupport.failOver(cluster, failing);
-					awaitSubscribedOnEveryMaster(cluster);
+					awaitSubscribedOnEveryMaster(cluster, "psub");
 					assertThat(PubSubTestSupport.subscribers(cluster, failing, ON, "psub"))
 						.as("subscriptions left on the demoted master %s", failing).isZero();
 					phase(client + "/after-failover", cluster, writer, withSlotwise, plain);
@@ -91,21 +100,65 @@ class KeyspaceEventsIntegrationTests {
 						}
 					}
 					PubSubTestSupport.moveSlots(cluster, slots, source, added);
-					awaitSubscribedOnEveryMaster(cluster);
+					awaitSubscribedOnEveryMaster(cluster, "psub");
 					phase(client + "/after-scale-out", cluster, writer, withSlotwise, plain);
 				}));
 		System.out.printf("[events] %s: class scenario took %d ms%n", client,
 				Duration.ofNanos(System.nanoTime() - started).toMillis());
 	}
 
-	private static void awaitSubscribedOnEveryMaster(RedisTestCluster cluster) {
+	/**
+	 * Spring Session's indexed repository, wired as its configuration wires it (a {@code RedisMessageListenerContainer}
+	 * on {@code __keyevent@0__:expired}, {@code __keyevent@0__:del} and its created-channel pattern), publishes a
+	 * {@link SessionExpiredEvent} for every expired session with Slotwise; without, for those on one master at most.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void springSessionHearsEverySessionExpire(String client, RedisTestCluster cluster) {
+		PubSubTestSupport.notifyExpiries(cluster);
+		PubSubTestSupport.runner(client, cluster, ON)
+			.withPropertyValues("test.namespace=spring:session:on")
+			.withUserConfiguration(SessionConfiguration.class)
+			.run((on) -> PubSubTestSupport.runner(client, cluster, OFF)
+				.withPropertyValues("slotwise.enabled=false", "test.namespace=spring:session:off")
+				.withUserConfiguration(SessionConfiguration.class)
+				.run((off) -> {
+					awaitSubscribedOnEveryMaster(cluster, "sub");
+					Set<String> withSlotwise = createSessions(on, 90);
+					Set<String> plain = createSessions(off, 90);
+					ExpiredSessions expiredOn = on.getBean(ExpiredSessions.class);
+					ExpiredSessions expiredOff = off.getBean(ExpiredSessions.class);
+					PubSubTestSupport.await(Duration.ofSeconds(15), () -> expiredOn.ids.containsAll(withSlotwise));
+					sleep(1000);
+					long heardOn = withSlotwise.stream().filter(expiredOn.ids::contains).count();
+					long heardOff = plain.stream().filter(expiredOff.ids::contains).count();
+					System.out.printf("[events] %s/spring-session: session-expired events with Slotwise %d of %d, "
+							+ "without %d of %d%n", client, heardOn, withSlotwise.size(), heardOff, plain.size());
+					assertThat(heardOn).isEqualTo(withSlotwise.size());
+					assertThat(heardOff).isLessThan(plain.size() * 2 / 3);
+				}));
+	}
+
+	private static Set<String> createSessions(ApplicationContext context, int count) {
+		RedisIndexedSessionRepository repository = context.getBean(RedisIndexedSessionRepository.class);
+		Set<String> ids = new LinkedHashSet<>();
+		for (int i = 0; i < count; i++) {
+			RedisIndexedSessionRepository.RedisSession session = repository.createSession();
+			session.setAttribute("n", i);
+			repository.save(session);
+			ids.add(session.getId());
+		}
+		return ids;
+	}
+
+	private static void awaitSubscribedOnEveryMaster(RedisTestCluster cluster, String field) {
 		List<RedisNode> masters = cluster.masters();
 		boolean subscribed = PubSubTestSupport.await(Duration.ofSeconds(15), () -> masters.stream()
-			.allMatch((master) -> PubSubTestSupport.subscribers(cluster, master, ON, "psub") == 1));
+			.allMatch((master) -> PubSubTestSupport.subscribers(cluster, master, ON, field) == 1));
 		Map<RedisNode, Long> perNode = new HashMap<>();
 		for (RedisNode node : cluster.nodes()) {
 			try {
-				perNode.put(node, PubSubTestSupport.subscribers(cluster, node, ON, "psub"));
+				perNode.put(node, PubSubTestSupport.subscribers(cluster, node, ON, field));
 			}
 			catch (RuntimeException ex) {
 				// A node stopped by the test.
@@ -113,7 +166,7 @@ class KeyspaceEventsIntegrationTests {
 		}
 		assertThat(subscribed).as("one pattern subscription on every master %s: %s", masters, perNode).isTrue();
 		for (RedisNode replica : cluster.replicas()) {
-			assertThat(PubSubTestSupport.subscribers(cluster, replica, ON, "psub")).as("replica %s", replica)
+			assertThat(PubSubTestSupport.subscribers(cluster, replica, ON, field)).as("replica %s", replica)
 				.isZero();
 		}
 	}
@@ -216,6 +269,60 @@ class KeyspaceEventsIntegrationTests {
 			container.setSubscriptionExecutor(new SimpleAsyncTaskExecutor("keyspace-subscriber-"));
 			container.addMessageListener(recorder, new PatternTopic("__keyevent@*__:expired"));
 			return container;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SessionConfiguration {
+
+		@Bean
+		RedisTemplate<String, Object> sessionRedisTemplate(RedisConnectionFactory connectionFactory) {
+			RedisTemplate<String, Object> template = new RedisTemplate<>();
+			template.setConnectionFactory(connectionFactory);
+			template.setKeySerializer(RedisSerializer.string());
+			template.setHashKeySerializer(RedisSerializer.string());
+			return template;
+		}
+
+		@Bean
+		RedisIndexedSessionRepository sessionRepository(RedisTemplate<String, Object> sessionRedisTemplate,
+				ApplicationEventPublisher publisher, Environment environment) {
+			RedisIndexedSessionRepository repository = new RedisIndexedSessionRepository(sessionRedisTemplate);
+			repository.setApplicationEventPublisher(publisher);
+			repository.setDefaultMaxInactiveInterval(Duration.ofSeconds(1));
+			repository.setRedisKeyNamespace(environment.getRequiredProperty("test.namespace"));
+			return repository;
+		}
+
+		@Bean
+		RedisMessageListenerContainer sessionContainer(RedisConnectionFactory connectionFactory,
+				RedisIndexedSessionRepository repository) {
+			RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+			container.setConnectionFactory(connectionFactory);
+			container.setTaskExecutor(new SyncTaskExecutor());
+			container.setSubscriptionExecutor(new SimpleAsyncTaskExecutor("session-subscriber-"));
+			container.addMessageListener(repository, List.of(new ChannelTopic(repository.getSessionDeletedChannel()),
+					new ChannelTopic(repository.getSessionExpiredChannel())));
+			container.addMessageListener(repository,
+					new PatternTopic(repository.getSessionCreatedChannelPrefix() + "*"));
+			return container;
+		}
+
+		@Bean
+		ExpiredSessions expiredSessions() {
+			return new ExpiredSessions();
+		}
+
+	}
+
+	static final class ExpiredSessions implements ApplicationListener<SessionExpiredEvent> {
+
+		final Set<String> ids = ConcurrentHashMap.newKeySet();
+
+		@Override
+		public void onApplicationEvent(SessionExpiredEvent event) {
+			this.ids.add(event.getSessionId());
 		}
 
 	}

@@ -128,6 +128,16 @@ final class PubSubTestSupport {
 		cluster.awaitReplicated(master, Duration.ofSeconds(10));
 		cluster.withAdmin(replica, (jedis) -> jedis.sendCommand(Protocol.Command.CLUSTER, "FAILOVER"));
 		await(Duration.ofSeconds(20), () -> cluster.isMaster(replica) && !cluster.isMaster(master));
+		// Every node must see the new roles, or the test (and the client) may read an old view of the owners.
+		await(Duration.ofSeconds(20), () -> cluster.nodes().stream().allMatch((node) -> {
+			try {
+				return cluster.clusterNodes(node).stream().anyMatch((line) -> line.contains(":" + replica.port() + "@")
+						&& line.split(" ")[2].contains("master"));
+			}
+			catch (RuntimeException ex) {
+				return true;
+			}
+		}));
 		cluster.awaitHealthy();
 	}
 

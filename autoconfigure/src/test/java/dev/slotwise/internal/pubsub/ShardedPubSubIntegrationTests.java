@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -141,6 +142,10 @@ class ShardedPubSubIntegrationTests {
 				.sum();
 		}
 		assertThat(total).as("sharded subscriptions over all masters (CLIENT LIST ssub)").isEqualTo(CHANNELS);
+		for (RedisNode replica : cluster.replicas()) {
+			assertThat(PubSubTestSupport.subscribers(cluster, replica, NAME, "ssub")).as("replica %s", replica)
+				.isZero();
+		}
 	}
 
 	private static long numSub(RedisTestCluster cluster, RedisNode node, String channel) {
@@ -151,18 +156,21 @@ class ShardedPubSubIntegrationTests {
 
 	private static void round(String name, ShardedPubSub pubSub, Recorder recorder, List<String> channels) {
 		long unreceivedAtServer = 0;
+		Map<Long, Long> replies = new TreeMap<>();
 		List<String> sent = new ArrayList<>();
 		for (String channel : channels) {
 			String message = name + ":" + channel;
-			if (pubSub.publish(channel, message) != 1) {
+			long reply = pubSub.publish(channel, message);
+			replies.merge(reply, 1L, Long::sum);
+			if (reply != 1) {
 				unreceivedAtServer++;
 			}
 			sent.add(channel + "/" + message);
 		}
 		PubSubTestSupport.await(Duration.ofSeconds(10), () -> sent.stream().allMatch(recorder.received::containsKey));
 		long received = sent.stream().filter(recorder.received::containsKey).count();
-		System.out.printf("[sharded] %s: published=%d, server replies other than 1=%d, received=%d%n", name,
-				sent.size(), unreceivedAtServer, received);
+		System.out.printf("[sharded] %s: published=%d, server replies other than 1=%d %s, received=%d%n", name,
+				sent.size(), unreceivedAtServer, replies, received);
 		assertThat(unreceivedAtServer).as("SPUBLISH replies other than one subscriber").isZero();
 		assertThat(received).isEqualTo(CHANNELS);
 	}
