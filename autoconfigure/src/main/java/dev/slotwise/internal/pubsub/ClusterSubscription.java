@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.slotwise.internal.routing.NodeAddress;
@@ -353,7 +354,7 @@ final class ClusterSubscription implements Subscription {
 					}
 				}
 				if (!extra.isEmpty()) {
-					this.observer.subscriptions(entry.getKey().toString(), this.sharded, -extra.size());
+					node.report(this.observer, entry.getKey(), this.sharded, -extra.size());
 					for (List<byte[]> group : commands(kind, extra)) {
 						node.link.unsubscribe(kind, group);
 					}
@@ -362,8 +363,11 @@ final class ClusterSubscription implements Subscription {
 					.map(ByteArrayWrapper::getArray).toList();
 				try {
 					for (List<byte[]> group : commands(kind, missing)) {
-						pending.add(new Pending(entry.getKey(), node, kind,
-								group.stream().map(ByteArrayWrapper::new).toList(), node.link.subscribe(kind, group)));
+						List<ByteArrayWrapper> names = group.stream().map(ByteArrayWrapper::new).toList();
+						// Held before the node confirms: its messages may arrive before the reply is seen here, and
+						// must not be dropped. A failure drops the whole link.
+						held.addAll(names);
+						pending.add(new Pending(entry.getKey(), node, kind, names, node.link.subscribe(kind, group)));
 					}
 				}
 				catch (RuntimeException ex) {
@@ -382,8 +386,7 @@ final class ClusterSubscription implements Subscription {
 			}
 			try {
 				next.future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-				next.node.held(next.kind).addAll(next.names);
-				this.observer.subscriptions(next.address.toString(), this.sharded, next.names.size());
+				next.node.report(this.observer, next.address, this.sharded, next.names.size());
 				subscribed += next.names.size();
 			}
 			catch (ExecutionException | TimeoutException ex) {
@@ -476,10 +479,7 @@ final class ClusterSubscription implements Subscription {
 		if (node == null) {
 			return;
 		}
-		int held = node.size();
-		if (held > 0) {
-			this.observer.subscriptions(address.toString(), this.sharded, -held);
-		}
+		node.report(this.observer, address, this.sharded, -node.reported.get());
 		try {
 			node.link.close();
 		}
@@ -510,6 +510,9 @@ final class ClusterSubscription implements Subscription {
 
 		private final Map<ChannelKind, Set<ByteArrayWrapper>> held = new EnumMap<>(ChannelKind.class);
 
+		/** What the observer was told this node holds: confirmed names only. */
+		private final AtomicInteger reported = new AtomicInteger();
+
 		Node(NodeLink link) {
 			this.link = link;
 			for (ChannelKind kind : ChannelKind.values()) {
@@ -523,6 +526,13 @@ final class ClusterSubscription implements Subscription {
 
 		int size() {
 			return this.held.values().stream().mapToInt(Set::size).sum();
+		}
+
+		void report(PubSubObserver observer, NodeAddress address, boolean sharded, int delta) {
+			if (delta != 0) {
+				this.reported.addAndGet(delta);
+				observer.subscriptions(address.toString(), sharded, delta);
+			}
 		}
 
 	}
@@ -551,7 +561,7 @@ final class ClusterSubscription implements Subscription {
 			Node node = ClusterSubscription.this.nodes.get(link.node());
 			if (node != null && node.link == link
 					&& node.held(ChannelKind.SHARD).remove(new ByteArrayWrapper(channel))) {
-				ClusterSubscription.this.observer.subscriptions(link.node().toString(), true, -1);
+				node.report(ClusterSubscription.this.observer, link.node(), true, -1);
 			}
 			retrySoon();
 		}

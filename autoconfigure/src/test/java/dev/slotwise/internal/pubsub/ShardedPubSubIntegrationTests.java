@@ -59,7 +59,7 @@ class ShardedPubSubIntegrationTests {
 					channels.stream().map(ShardedChannelTopic::of).toArray(ShardedChannelTopic[]::new));
 			awaitSubscribed(cluster, channels);
 
-			round(client + "/before", pubSub, recorder, channels);
+			round(client + "/before", pubSub, recorder, channels, true);
 
 			// 100 slots of the channels of one master move to another; the server unsubscribes their channels.
 			RedisNode[] owners = PubSubTestSupport.slotOwners(cluster);
@@ -74,7 +74,7 @@ class ShardedPubSubIntegrationTests {
 			}
 			PubSubTestSupport.moveSlots(cluster, List.copyOf(slots), source, target);
 			awaitSubscribed(cluster, channels);
-			round(client + "/after-migration", pubSub, recorder, channels);
+			round(client + "/after-migration", pubSub, recorder, channels, true);
 
 			// A failover while a publisher keeps publishing.
 			AtomicBoolean stop = new AtomicBoolean();
@@ -82,11 +82,13 @@ class ShardedPubSubIntegrationTests {
 			AtomicLong unreceived = new AtomicLong();
 			AtomicLong failed = new AtomicLong();
 			Map<String, Boolean> delivered = new ConcurrentHashMap<>();
+			Set<String> sentInWindow = ConcurrentHashMap.newKeySet();
 			Thread publisher = new Thread(() -> {
 				for (long seq = 0; !stop.get(); seq++) {
 					String channel = channels.get((int) (seq % CHANNELS));
 					String message = "failover:" + seq;
 					try {
+						sentInWindow.add(channel + "/" + message);
 						long receivers = pubSub.publish(channel, message);
 						published.incrementAndGet();
 						if (receivers > 0) {
@@ -109,12 +111,16 @@ class ShardedPubSubIntegrationTests {
 			PubSubTestSupport.await(Duration.ofSeconds(10),
 					() -> delivered.keySet().stream().allMatch(recorder.received::containsKey));
 			long missing = delivered.keySet().stream().filter((key) -> !recorder.received.containsKey(key)).count();
-			System.out.printf("[sharded] %s/failover-window: published=%d, no subscriber at the server=%d, "
-					+ "publish failed=%d, delivered by the server=%d, of which not received=%d, duplicates=%d%n",
-					client, published.get(), unreceived.get(), failed.get(), delivered.size(), missing,
-					recorder.duplicates.get());
+			long lost = sentInWindow.stream().filter((key) -> !recorder.received.containsKey(key)).count();
+			System.out.printf("[sharded] %s/failover-window: published=%d, received=%d, lost=%d (%.2f%%); "
+					+ "replies: no subscriber=%d, publish failed=%d, delivered by the server=%d, of which not "
+					+ "received=%d; duplicates=%d%n", client, sentInWindow.size(), sentInWindow.size() - lost, lost,
+					100.0 * lost / Math.max(1, sentInWindow.size()), unreceived.get(), failed.get(), delivered.size(),
+					missing, recorder.duplicates.get());
 			assertThat(missing).as("messages the servers delivered but the listener did not get").isZero();
-			round(client + "/after-failover", pubSub, recorder, channels);
+			// A client whose view still names the demoted master publishes there: a replica serves SPUBLISH itself
+			// and forwards it within its shard, so the message arrives while the reply counts no local subscriber.
+			round(client + "/after-failover", pubSub, recorder, channels, false);
 			assertThat(recorder.duplicates.get()).as("messages received twice").isZero();
 		});
 		System.out.printf("[sharded] %s: scenario took %d ms%n", client,
@@ -154,7 +160,8 @@ class ShardedPubSubIntegrationTests {
 		return (Long) reply.get(1);
 	}
 
-	private static void round(String name, ShardedPubSub pubSub, Recorder recorder, List<String> channels) {
+	private static void round(String name, ShardedPubSub pubSub, Recorder recorder, List<String> channels,
+			boolean oneReplyEach) {
 		long unreceivedAtServer = 0;
 		Map<Long, Long> replies = new TreeMap<>();
 		List<String> sent = new ArrayList<>();
@@ -171,7 +178,9 @@ class ShardedPubSubIntegrationTests {
 		long received = sent.stream().filter(recorder.received::containsKey).count();
 		System.out.printf("[sharded] %s: published=%d, server replies other than 1=%d %s, received=%d%n", name,
 				sent.size(), unreceivedAtServer, replies, received);
-		assertThat(unreceivedAtServer).as("SPUBLISH replies other than one subscriber").isZero();
+		if (oneReplyEach) {
+			assertThat(unreceivedAtServer).as("SPUBLISH replies other than one subscriber").isZero();
+		}
 		assertThat(received).isEqualTo(CHANNELS);
 	}
 
