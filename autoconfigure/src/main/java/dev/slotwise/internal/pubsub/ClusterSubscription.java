@@ -57,6 +57,9 @@ final class ClusterSubscription implements Subscription {
 	/** How soon a lost link or a server-side unsubscription is looked at again. */
 	private static final long SOON_MILLIS = 100;
 
+	/** How long a node's own unsubscription outweighs a topology that still names it the slot's owner. */
+	private static final long MOVED_AWAY_NANOS = TimeUnit.SECONDS.toNanos(10);
+
 	private final MessageListener listener;
 
 	private final @Nullable SubscriptionListener subscriptionListener;
@@ -79,6 +82,12 @@ final class ClusterSubscription implements Subscription {
 	private final Map<NodeAddress, Node> nodes = new ConcurrentHashMap<>();
 
 	private final AtomicBoolean soon = new AtomicBoolean();
+
+	/**
+	 * Slots a node unsubscribed on its own (they moved away), with when: until the topology read agrees (it may lag
+	 * behind the node), their channels are not subscribed there again, which the node would refuse with MOVED.
+	 */
+	private final Map<Integer, MovedAway> movedAway = new ConcurrentHashMap<>();
 
 	private final CountDownLatch ended = new CountDownLatch(1);
 
@@ -320,6 +329,8 @@ final class ClusterSubscription implements Subscription {
 			return;
 		}
 		Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted = wanted(masters);
+		boolean deferred = this.sharded && !this.movedAway.isEmpty()
+				&& this.channels.stream().anyMatch((channel) -> !placed(wanted, channel));
 		// Links to nodes that should hold nothing now (a demoted or removed master), or that failed, go first.
 		for (NodeAddress address : List.copyOf(this.nodes.keySet())) {
 			Node node = this.nodes.get(address);
@@ -399,6 +410,9 @@ final class ClusterSubscription implements Subscription {
 				throw new RedisConnectionFailureException("Interrupted while subscribing", ex);
 			}
 		}
+		if (deferred) {
+			retrySoon();
+		}
 		if (!byApplication && subscribed > 0) {
 			this.observer.resubscribed(this.sharded, subscribed);
 		}
@@ -432,9 +446,16 @@ final class ClusterSubscription implements Subscription {
 	private Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted(Masters masters) {
 		Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted = new HashMap<>();
 		if (this.sharded) {
+			long now = System.nanoTime();
 			for (ByteArrayWrapper channel : this.channels) {
-				NodeAddress owner = masters.owner(SlotHash.slot(channel.getArray()));
-				if (owner != null) {
+				int slot = SlotHash.slot(channel.getArray());
+				NodeAddress owner = masters.owner(slot);
+				MovedAway moved = this.movedAway.get(slot);
+				if (moved != null && (!moved.from.equals(owner) || now - moved.at > MOVED_AWAY_NANOS)) {
+					this.movedAway.remove(slot, moved);
+					moved = null;
+				}
+				if (owner != null && moved == null) {
 					add(wanted, owner, ChannelKind.SHARD, channel);
 				}
 			}
@@ -452,6 +473,12 @@ final class ClusterSubscription implements Subscription {
 			placeOn(wanted, masters, home, ChannelKind.PATTERN, pattern);
 		}
 		return wanted;
+	}
+
+	private static boolean placed(Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted,
+			ByteArrayWrapper channel) {
+		return wanted.values().stream().anyMatch((kinds) -> kinds.getOrDefault(ChannelKind.SHARD, Set.of())
+			.contains(channel));
 	}
 
 	private static void placeOn(Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted, Masters masters,
@@ -495,6 +522,9 @@ final class ClusterSubscription implements Subscription {
 				reconcileQuietly(true);
 			}, Duration.ofMillis(SOON_MILLIS));
 		}
+	}
+
+	private record MovedAway(NodeAddress from, long at) {
 	}
 
 	private record Pending(NodeAddress address, Node node, ChannelKind kind, List<ByteArrayWrapper> names,
@@ -558,6 +588,7 @@ final class ClusterSubscription implements Subscription {
 
 		@Override
 		public void unsubscribedByServer(NodeLink link, byte[] channel) {
+			ClusterSubscription.this.movedAway.put(SlotHash.slot(channel), new MovedAway(link.node(), System.nanoTime()));
 			Node node = ClusterSubscription.this.nodes.get(link.node());
 			if (node != null && node.link == link
 					&& node.held(ChannelKind.SHARD).remove(new ByteArrayWrapper(channel))) {

@@ -12,6 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.slotwise.internal.health.PubSubHealthIndicator;
+import dev.slotwise.internal.metrics.PubSubMeters;
 import dev.slotwise.internal.routing.SlotHash;
 import dev.slotwise.pubsub.ShardedChannelTopic;
 import dev.slotwise.pubsub.ShardedMessageListenerContainer;
@@ -19,6 +21,9 @@ import dev.slotwise.pubsub.ShardedPubSub;
 import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -50,6 +55,8 @@ class ShardedPubSubIntegrationTests {
 		PubSubTestSupport.runner(client, cluster, NAME).run((context) -> {
 			ShardedPubSub pubSub = context.getBean(ShardedPubSub.class);
 			ShardedMessageListenerContainer container = context.getBean(ShardedMessageListenerContainer.class);
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
+			context.getBean(PubSubMeters.class).bindTo(registry);
 			Recorder recorder = new Recorder();
 			List<String> channels = new ArrayList<>();
 			for (int i = 0; i < CHANNELS; i++) {
@@ -72,9 +79,29 @@ class ShardedPubSubIntegrationTests {
 					slots.add(slot);
 				}
 			}
+			long moved = channels.stream()
+				.filter((channel) -> slots.contains(SlotHash.slot(channel.getBytes(StandardCharsets.UTF_8))))
+				.count();
 			PubSubTestSupport.moveSlots(cluster, List.copyOf(slots), source, target);
 			awaitSubscribed(cluster, channels);
 			round(client + "/after-migration", pubSub, recorder, channels, true);
+			// What the meters and the health details say, against what the servers showed.
+			double resubscribed = registry.get(PubSubMeters.RESUBSCRIPTIONS).tag("client", client)
+				.tag("kind", "sharded").functionCounter().count();
+			double subscribed = registry.find(PubSubMeters.SUBSCRIPTIONS).tag("client", client)
+				.tag("kind", "sharded").gauges().stream().mapToDouble(Gauge::value).sum();
+			double receivedCount = registry.find(PubSubMeters.RECEIVED).tag("client", client)
+				.tag("kind", "sharded").functionCounters().stream().mapToDouble(FunctionCounter::count).sum();
+			Map<String, Object> details = context.getBean(PubSubHealthIndicator.class).health(true).getDetails();
+			System.out.printf("[sharded] %s/meters: moved channels=%d, resubscriptions=%.0f, subscriptions=%.0f, "
+					+ "received=%.0f; health=%s%n", client, moved, resubscribed, subscribed, receivedCount,
+					details.get("subscriptions"));
+			assertThat(resubscribed).isEqualTo(moved);
+			assertThat(subscribed).isEqualTo(CHANNELS);
+			assertThat(receivedCount).isEqualTo(2 * CHANNELS);
+			@SuppressWarnings("unchecked")
+			Map<String, Integer> perNode = (Map<String, Integer>) details.get("subscriptionsPerNode");
+			assertThat(perNode.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(CHANNELS);
 
 			// A failover while a publisher keeps publishing.
 			AtomicBoolean stop = new AtomicBoolean();
