@@ -331,11 +331,18 @@ final class ClusterSubscription implements Subscription {
 		Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted = wanted(masters);
 		boolean deferred = this.sharded && !this.movedAway.isEmpty()
 				&& this.channels.stream().anyMatch((channel) -> !placed(wanted, channel));
-		// Links to nodes that should hold nothing now (a demoted or removed master), or that failed, go first.
+		// Links that failed, and links to nodes the view knows to serve no slot (a demoted master), go first. A node
+		// the view does not mention is kept: the view may come from a node that has not heard of it yet.
 		for (NodeAddress address : List.copyOf(this.nodes.keySet())) {
 			Node node = this.nodes.get(address);
-			if (node != null && (!wanted.containsKey(address) || !node.link.isOpen())) {
+			if (node == null) {
+				continue;
+			}
+			if (!node.link.isOpen() || (!wanted.containsKey(address) && masters.others().contains(address))) {
 				drop(address);
+			}
+			else if (!wanted.containsKey(address)) {
+				releaseUnwanted(address, node);
 			}
 		}
 		List<Pending> pending = new ArrayList<>();
@@ -425,6 +432,27 @@ final class ClusterSubscription implements Subscription {
 		}
 	}
 
+	/** Unsubscribes, on a node kept outside the view, the names the application no longer wants at all. */
+	private void releaseUnwanted(NodeAddress address, Node node) {
+		for (ChannelKind kind : ChannelKind.values()) {
+			Set<ByteArrayWrapper> desired = (kind == ChannelKind.PATTERN) ? this.patterns : this.channels;
+			List<byte[]> extra = new ArrayList<>();
+			for (Iterator<ByteArrayWrapper> it = node.held(kind).iterator(); it.hasNext();) {
+				ByteArrayWrapper name = it.next();
+				if (!desired.contains(name)) {
+					extra.add(name.getArray());
+					it.remove();
+				}
+			}
+			if (!extra.isEmpty()) {
+				node.report(this.observer, address, this.sharded, -extra.size());
+				for (List<byte[]> group : commands(kind, extra)) {
+					node.link.unsubscribe(kind, group);
+				}
+			}
+		}
+	}
+
 	/**
 	 * Splits names into commands: one for channels or patterns, one per slot for sharded channels (the server refuses
 	 * an {@code SSUBSCRIBE} or {@code SUNSUBSCRIBE} spanning slots with {@code CROSSSLOT}).
@@ -448,6 +476,13 @@ final class ClusterSubscription implements Subscription {
 		if (this.sharded) {
 			long now = System.nanoTime();
 			for (ByteArrayWrapper channel : this.channels) {
+				// Where a node holds the channel, it stays until that node unsubscribes it (its slot moved), stops
+				// serving or fails: the node knows better than a view read from another node, which may lag.
+				NodeAddress holder = holder(channel, masters);
+				if (holder != null) {
+					add(wanted, holder, ChannelKind.SHARD, channel);
+					continue;
+				}
 				int slot = SlotHash.slot(channel.getArray());
 				NodeAddress owner = masters.owner(slot);
 				MovedAway moved = this.movedAway.get(slot);
@@ -462,7 +497,8 @@ final class ClusterSubscription implements Subscription {
 			return wanted;
 		}
 		NodeAddress home = this.home;
-		if (home == null || !masters.addresses().contains(home)) {
+		if (home == null || masters.others().contains(home)
+				|| (!masters.addresses().contains(home) && !isOpen(home))) {
 			home = masters.addresses().get(0);
 			this.home = home;
 		}
@@ -473,6 +509,21 @@ final class ClusterSubscription implements Subscription {
 			placeOn(wanted, masters, home, ChannelKind.PATTERN, pattern);
 		}
 		return wanted;
+	}
+
+	private @Nullable NodeAddress holder(ByteArrayWrapper channel, Masters masters) {
+		for (Map.Entry<NodeAddress, Node> entry : this.nodes.entrySet()) {
+			if (entry.getValue().link.isOpen() && !masters.others().contains(entry.getKey())
+					&& entry.getValue().held(ChannelKind.SHARD).contains(channel)) {
+				return entry.getKey();
+			}
+		}
+		return null;
+	}
+
+	private boolean isOpen(NodeAddress address) {
+		Node node = this.nodes.get(address);
+		return node != null && node.link.isOpen();
 	}
 
 	private static boolean placed(Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted,

@@ -11,6 +11,7 @@ import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.util.ByteArrayWrapper;
 
@@ -40,12 +41,15 @@ final class LettuceNodeLink implements NodeLink {
 
 	private volatile boolean lost;
 
+	private final @Nullable String endpointId;
+
 	LettuceNodeLink(NodeAddress node, StatefulRedisClusterPubSubConnection<byte[], byte[]> owner,
 			StatefulRedisPubSubConnection<byte[], byte[]> connection, NodeLink.Events events) {
 		this.node = node;
 		this.owner = owner;
 		this.connection = connection;
 		this.events = events;
+		this.endpointId = LettuceEndpointIds.of(connection);
 		connection.addListener(this.listener);
 	}
 
@@ -78,6 +82,10 @@ final class LettuceNodeLink implements NodeLink {
 				commands.sunsubscribe(array);
 			}
 		}
+	}
+
+	@Nullable String endpointId() {
+		return this.endpointId;
 	}
 
 	@Override

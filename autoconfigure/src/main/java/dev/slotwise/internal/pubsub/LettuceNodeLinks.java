@@ -1,9 +1,9 @@
 package dev.slotwise.internal.pubsub;
 
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,22 +91,28 @@ final class LettuceNodeLinks implements NodeLinks {
 		if (this.watch == null && !this.closed) {
 			this.watch = this.client.getResources().eventBus().get()
 				.filter((event) -> event instanceof ConnectionDeactivatedEvent)
-				.subscribe((event) -> deactivated(((ConnectionDeactivatedEvent) event).remoteAddress()));
+				.subscribe((event) -> deactivated((ConnectionDeactivatedEvent) event));
 		}
 	}
 
-	private void deactivated(SocketAddress address) {
-		if (!(address instanceof InetSocketAddress remote)) {
-			return;
-		}
+	private void deactivated(ConnectionDeactivatedEvent event) {
 		this.links.removeIf((link) -> !link.isOpen());
+		String endpoint = LettuceEndpointIds.of(event);
 		for (LettuceNodeLink link : this.links) {
-			NodeAddress node = link.node();
-			if (node.port() == remote.getPort() && (node.host().equals(remote.getHostString())
-					|| (remote.getAddress() != null && node.host().equals(remote.getAddress().getHostAddress())))) {
+			if (endpoint != null) {
+				if (endpoint.equals(link.endpointId())) {
+					link.lost();
+				}
+			}
+			else if (event.remoteAddress() instanceof InetSocketAddress remote && sameNode(link.node(), remote)) {
 				link.lost();
 			}
 		}
+	}
+
+	private static boolean sameNode(NodeAddress node, InetSocketAddress remote) {
+		return node.port() == remote.getPort() && (node.host().equals(remote.getHostString())
+				|| (remote.getAddress() != null && node.host().equals(remote.getAddress().getHostAddress())));
 	}
 
 	private static boolean known(Partitions partitions, NodeAddress node) {
@@ -157,16 +163,21 @@ final class LettuceNodeLinks implements NodeLinks {
 
 	private static Masters masters(Partitions partitions) {
 		Map<NodeAddress, int[]> slots = new LinkedHashMap<>();
+		Set<NodeAddress> others = new HashSet<>();
 		for (RedisClusterNode node : partitions) {
 			RedisURI uri = node.getUri();
-			if (uri == null || !node.is(RedisClusterNode.NodeFlag.UPSTREAM) || node.is(RedisClusterNode.NodeFlag.FAIL)
-					|| node.getSlots().isEmpty()) {
+			if (uri == null) {
 				continue;
 			}
-			slots.put(new NodeAddress(uri.getHost(), uri.getPort()),
-					node.getSlots().stream().mapToInt(Integer::intValue).toArray());
+			NodeAddress address = new NodeAddress(uri.getHost(), uri.getPort());
+			if (!node.is(RedisClusterNode.NodeFlag.UPSTREAM) || node.is(RedisClusterNode.NodeFlag.FAIL)
+					|| node.getSlots().isEmpty()) {
+				others.add(address);
+				continue;
+			}
+			slots.put(address, node.getSlots().stream().mapToInt(Integer::intValue).toArray());
 		}
-		return Masters.of(slots);
+		return Masters.of(slots, others);
 	}
 
 	@Override

@@ -150,6 +150,39 @@ class ClusterSubscriptionTests {
 	}
 
 	@Test
+	void aViewThatHasNotHeardOfANewMasterDoesNotDropIt() {
+		this.links.masters(A, B, C);
+		Masters old = this.links.current();
+		ClusterSubscription subscription = subscription(false);
+		subscription.pSubscribe(EXPIRED);
+		this.links.masters(A, B, C, D);
+		subscription.check();
+		this.links.lagFrom(old);
+		subscription.check();
+		assertThat(this.links.holding(ChannelKind.PATTERN, EXPIRED)).containsExactlyInAnyOrder(A, B, C, D);
+	}
+
+	@Test
+	void aLaggingViewDoesNotMoveAShardedChannelBack() {
+		this.links.masters(A, B, C);
+		byte[] channel = bytes("orders");
+		int slot = SlotHash.slot(channel);
+		ClusterSubscription subscription = subscription(true);
+		subscription.subscribe(channel);
+		NodeAddress owner = this.links.owner(slot);
+		Masters old = this.links.current();
+		NodeAddress next = (owner.equals(A)) ? B : A;
+		this.links.moveSlot(slot, next);
+		this.links.current(owner).unsubscribedByServer(channel);
+		assertThat(PubSubTestSupport.await(Duration.ofSeconds(5),
+				() -> this.links.holding(ChannelKind.SHARD, channel).equals(List.of(next))))
+			.isTrue();
+		this.links.lagFrom(old);
+		subscription.check();
+		assertThat(this.links.holding(ChannelKind.SHARD, channel)).containsExactly(next);
+	}
+
+	@Test
 	void theFirstSubscriptionFailsWhenNoMasterAnswers() {
 		this.links.masters(A, B, C);
 		this.links.unreachable.addAll(List.of(A, B, C));
@@ -182,7 +215,13 @@ class ClusterSubscriptionTests {
 
 		private volatile Map<NodeAddress, int[]> slots = Map.of();
 
+		/** Every node seen so far: a view names the ones that serve no slot (replicas). */
+		private final Set<NodeAddress> known = ConcurrentHashMap.newKeySet();
+
+		private volatile @Nullable Masters lagging;
+
 		void masters(NodeAddress... masters) {
+			this.known.addAll(List.of(masters));
 			Map<NodeAddress, int[]> slots = new LinkedHashMap<>();
 			int share = 16384 / masters.length;
 			for (int i = 0; i < masters.length; i++) {
@@ -198,6 +237,7 @@ class ClusterSubscriptionTests {
 			this.slots.forEach((node, owned) -> slots.put(node,
 					IntStream.of(owned).filter((s) -> s != slot).toArray()));
 			slots.merge(to, new int[] { slot }, (a, b) -> IntStream.concat(IntStream.of(a), IntStream.of(b)).toArray());
+			this.known.add(to);
 			this.slots = slots;
 		}
 
@@ -228,7 +268,17 @@ class ClusterSubscriptionTests {
 
 		@Override
 		public Masters masters(boolean fresh) {
-			return Masters.of(this.slots);
+			Masters lagging = this.lagging;
+			return (lagging != null) ? lagging : current();
+		}
+
+		Masters current() {
+			return Masters.of(this.slots, this.known);
+		}
+
+		/** Makes views come from a node that has not seen the changes since. */
+		void lagFrom(Masters view) {
+			this.lagging = view;
 		}
 
 		@Override
