@@ -10,9 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -88,6 +90,9 @@ final class ClusterSubscription implements Subscription {
 	 * behind the node), their channels are not subscribed there again, which the node would refuse with MOVED.
 	 */
 	private final Map<Integer, MovedAway> movedAway = new ConcurrentHashMap<>();
+
+	/** Sharded channels nodes unsubscribed on their own, from the readers, applied by the next reconciliation. */
+	private final Queue<ServerUnsubscribed> serverUnsubscribed = new ConcurrentLinkedQueue<>();
 
 	private final CountDownLatch ended = new CountDownLatch(1);
 
@@ -310,6 +315,7 @@ final class ClusterSubscription implements Subscription {
 	 */
 	private void reconcile(boolean fresh, boolean mustSucceed) {
 		boolean byApplication = mustSucceed;
+		applyServerUnsubscriptions();
 		Masters masters;
 		try {
 			masters = this.links.masters(fresh);
@@ -429,6 +435,19 @@ final class ClusterSubscription implements Subscription {
 						+ masters.addresses() + " within " + this.runtime.timeout().toMillis() + " ms");
 			}
 			retrySoon();
+		}
+	}
+
+	private void applyServerUnsubscriptions() {
+		ServerUnsubscribed next;
+		while ((next = this.serverUnsubscribed.poll()) != null) {
+			NodeAddress address = next.link.node();
+			this.movedAway.put(SlotHash.slot(next.channel), new MovedAway(address, System.nanoTime()));
+			Node node = this.nodes.get(address);
+			if (node != null && node.link == next.link
+					&& node.held(ChannelKind.SHARD).remove(new ByteArrayWrapper(next.channel))) {
+				node.report(this.observer, address, true, -1);
+			}
 		}
 	}
 
@@ -578,6 +597,9 @@ final class ClusterSubscription implements Subscription {
 	private record MovedAway(NodeAddress from, long at) {
 	}
 
+	private record ServerUnsubscribed(NodeLink link, byte[] channel) {
+	}
+
 	private record Pending(NodeAddress address, Node node, ChannelKind kind, List<ByteArrayWrapper> names,
 			CompletableFuture<Void> future) {
 	}
@@ -639,12 +661,9 @@ final class ClusterSubscription implements Subscription {
 
 		@Override
 		public void unsubscribedByServer(NodeLink link, byte[] channel) {
-			ClusterSubscription.this.movedAway.put(SlotHash.slot(channel), new MovedAway(link.node(), System.nanoTime()));
-			Node node = ClusterSubscription.this.nodes.get(link.node());
-			if (node != null && node.link == link
-					&& node.held(ChannelKind.SHARD).remove(new ByteArrayWrapper(channel))) {
-				node.report(ClusterSubscription.this.observer, link.node(), true, -1);
-			}
+			// Applied under the lock by the next reconciliation: applied here, it could race one that is about to
+			// subscribe the channel there again, which the node would refuse with MOVED.
+			ClusterSubscription.this.serverUnsubscribed.add(new ServerUnsubscribed(link, channel));
 			retrySoon();
 		}
 
