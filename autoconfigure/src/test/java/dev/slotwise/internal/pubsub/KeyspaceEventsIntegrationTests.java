@@ -45,7 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A standard {@link RedisMessageListenerContainer} listening to {@code __keyevent@*__:expired} receives the expiry
  * events of every master with Slotwise (3,000 keys with short TTLs across all slots per phase, counted against each
- * master's {@code expired_keys}), before and after a master fails over and after a new master joins with slots; the
+ * master's {@code expired_keys}), before and after a master fails over, after a new master joins with slots and after
+ * a master crashes and comes back as a replica; the
  * same container in the same test with {@code slotwise.enabled=false} receives one master's share at most. The servers'
  * {@code CLIENT LIST} shows one pattern subscription per master, none on replicas.
  */
@@ -102,6 +103,20 @@ class KeyspaceEventsIntegrationTests {
 					PubSubTestSupport.moveSlots(cluster, slots, source, added);
 					awaitSubscribedOnEveryMaster(cluster, "psub");
 					phase(client + "/after-scale-out", cluster, writer, withSlotwise, plain);
+
+					// A master crashes, its replica takes over, and it comes back as a replica.
+					RedisNode crashed = cluster.masters().stream()
+						.filter((master) -> !cluster.replicasOf(master).isEmpty())
+						.findFirst()
+						.orElseThrow();
+					PubSubTestSupport.killAndRestart(cluster, crashed);
+					// A restarted server forgets CONFIG SET; it may become a master again later in the class.
+					PubSubTestSupport.notifyExpiries(cluster, crashed);
+					awaitSubscribedOnEveryMaster(cluster, "psub");
+					assertThat(PubSubTestSupport.subscribers(cluster, crashed, ON, "psub"))
+						.as("subscriptions on the restarted node %s, now a replica", crashed).isZero();
+					phase(client + "/after-crash-and-restart", cluster, on.getBean(StringRedisTemplate.class),
+							withSlotwise, plain);
 				}));
 		System.out.printf("[events] %s: class scenario took %d ms%n", client,
 				Duration.ofNanos(System.nanoTime() - started).toMillis());

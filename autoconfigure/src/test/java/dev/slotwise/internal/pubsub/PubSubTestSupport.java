@@ -141,6 +141,28 @@ final class PubSubTestSupport {
 		cluster.awaitHealthy();
 	}
 
+	/** Kills a master, waits until its replica took over, restarts it and waits until it rejoined as a replica. */
+	static void killAndRestart(RedisTestCluster cluster, RedisNode master) {
+		RedisNode replica = cluster.replicasOf(master).get(0);
+		cluster.awaitReplicated(master, Duration.ofSeconds(10));
+		cluster.kill(master);
+		if (!await(Duration.ofSeconds(30), () -> cluster.isMaster(replica))) {
+			throw new IllegalStateException(replica + " did not take over from the killed " + master);
+		}
+		cluster.restart(master);
+		if (!await(Duration.ofSeconds(30), () -> {
+			try {
+				return !cluster.isMaster(master);
+			}
+			catch (RuntimeException ex) {
+				return false;
+			}
+		})) {
+			throw new IllegalStateException(master + " did not rejoin as a replica");
+		}
+		cluster.awaitHealthy();
+	}
+
 	static boolean await(Duration within, BooleanSupplier condition) {
 		long deadline = System.nanoTime() + within.toNanos();
 		while (System.nanoTime() < deadline) {
