@@ -14,6 +14,8 @@ import dev.slotwise.internal.multikey.MultiKeyObserver;
 import dev.slotwise.internal.multikey.MultiKeySettings;
 import dev.slotwise.internal.pipeline.PipelineMeters;
 import dev.slotwise.internal.pipeline.PipelineObserver;
+import dev.slotwise.internal.pubsub.PubSubObserver;
+import dev.slotwise.internal.pubsub.PubSubRuntime;
 import dev.slotwise.multikey.MultiKeyReadFrom;
 import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -78,11 +80,13 @@ class SlotwiseMultiKeyConfiguration {
 		@Order(SlotwiseOrder.MULTIKEY)
 		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisMultiKeyCustomizer(SlotwiseProperties properties,
 				MultiKeySettings settings, MultiKeyExecutor executor, ObjectProvider<MultiKeyObserver.Source> meters,
-				ObjectProvider<PipelineObserver.Source> pipelineMeters) {
+				ObjectProvider<PipelineObserver.Source> pipelineMeters, ObjectProvider<PubSubRuntime> pubSubRuntime,
+				ObjectProvider<PubSubObserver.Source> pubSubMeters) {
 			MultiKeyReadFrom readFrom = properties.getMultikey().getReadFrom();
 			return (factory) -> JedisMultiKeySupport
 				.customizer(settings, executor, observer(meters, SlotwiseJedisConfiguration.CLIENT),
-						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT), readFrom)
+						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT), readFrom,
+						pubSubRuntime.getIfAvailable(), pubSubObserver(pubSubMeters, SlotwiseJedisConfiguration.CLIENT))
 				.customize(factory);
 		}
 
@@ -107,7 +111,8 @@ class SlotwiseMultiKeyConfiguration {
 		@Bean
 		@Order(SlotwiseOrder.MULTIKEY)
 		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceMultiKeyCustomizer(SlotwiseProperties properties,
-				MultiKeySettings settings, ObjectProvider<MultiKeyObserver.Source> meters) {
+				MultiKeySettings settings, ObjectProvider<MultiKeyObserver.Source> meters,
+				ObjectProvider<PubSubRuntime> pubSubRuntime, ObjectProvider<PubSubObserver.Source> pubSubMeters) {
 			MultiKeyReadFrom readFrom = properties.getMultikey().getReadFrom();
 			return (factory) -> {
 				// Only a Lettuce factory in use reaches here. Ignored rather than fatal: one configuration may serve
@@ -121,7 +126,8 @@ class SlotwiseMultiKeyConfiguration {
 				}
 				LettuceMultiKeySupport
 					.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT),
-							properties.getTopology().getMinRefreshInterval())
+							properties.getTopology().getMinRefreshInterval(), pubSubRuntime.getIfAvailable(),
+							pubSubObserver(pubSubMeters, SlotwiseLettuceConfiguration.CLIENT))
 					.customize(factory);
 			};
 		}
@@ -140,6 +146,11 @@ class SlotwiseMultiKeyConfiguration {
 	 */
 	private static MultiKeyObserver observer(ObjectProvider<MultiKeyObserver.Source> sources, String client) {
 		return MultiKeyObserver.of(sources.orderedStream().map((source) -> source.forClient(client)).toList());
+	}
+
+	private static PubSubObserver pubSubObserver(ObjectProvider<PubSubObserver.Source> meters, String client) {
+		PubSubObserver.Source available = meters.getIfAvailable();
+		return (available != null) ? available.forClient(client) : PubSubObserver.NONE;
 	}
 
 	/**

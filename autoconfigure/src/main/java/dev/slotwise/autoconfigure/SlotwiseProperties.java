@@ -42,6 +42,8 @@ public class SlotwiseProperties implements Validator {
 
 	private final Observations observations = new Observations();
 
+	private final PubSub pubsub = new PubSub();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -68,6 +70,10 @@ public class SlotwiseProperties implements Validator {
 
 	public Observations getObservations() {
 		return this.observations;
+	}
+
+	public PubSub getPubsub() {
+		return this.pubsub;
 	}
 
 	@Override
@@ -100,6 +106,10 @@ public class SlotwiseProperties implements Validator {
 		checks.atLeast("multikey.jedis-executor.queue-capacity", executor.getQueueCapacity(), 1);
 		checks.notEmpty("multikey.jedis-executor.thread-name-prefix", executor.getThreadNamePrefix());
 		checks.notNegative("multikey.jedis-executor.await-termination", executor.getAwaitTermination());
+		PubSub pubSub = properties.getPubsub();
+		checks.positive("pubsub.check-interval", pubSub.getCheckInterval());
+		checks.positive("pubsub.timeout", pubSub.getTimeout());
+		checks.notEmpty("pubsub.thread-name-prefix", pubSub.getThreadNamePrefix());
 	}
 
 	/**
@@ -517,6 +527,81 @@ public class SlotwiseProperties implements Validator {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * Pub/sub across the cluster: keyspace and keyevent subscriptions of {@code RedisMessageListenerContainer} on
+	 * every master, and sharded pub/sub ({@code ShardedPubSub}, {@code ShardedMessageListenerContainer}).
+	 */
+	public static class PubSub {
+
+		/**
+		 * Whether subscriptions span the cluster (keyspace events from every master, sharded channels on their slot's
+		 * master); when false Spring Data Redis subscribes on one node and no sharded pub/sub beans are created.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How often each subscription compares its nodes with the cluster's masters, to follow failovers, new masters
+		 * and restarted nodes.
+		 */
+		private Duration checkInterval = Duration.ofSeconds(1);
+
+		/**
+		 * How long a node may take to confirm a subscription before it is tried again.
+		 */
+		private Duration timeout = Duration.ofSeconds(2);
+
+		/**
+		 * Prefix of the names of the pub/sub threads (topology checks; Jedis readers, one per node subscribed).
+		 */
+		private String threadNamePrefix = "slotwise-pubsub-";
+
+		/**
+		 * Whether a ShardedMessageListenerContainer is created when the application declares none.
+		 */
+		private boolean shardedContainer = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getCheckInterval() {
+			return this.checkInterval;
+		}
+
+		public void setCheckInterval(Duration checkInterval) {
+			this.checkInterval = checkInterval;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public String getThreadNamePrefix() {
+			return this.threadNamePrefix;
+		}
+
+		public void setThreadNamePrefix(String threadNamePrefix) {
+			this.threadNamePrefix = threadNamePrefix;
+		}
+
+		public boolean isShardedContainer() {
+			return this.shardedContainer;
+		}
+
+		public void setShardedContainer(boolean shardedContainer) {
+			this.shardedContainer = shardedContainer;
 		}
 
 	}

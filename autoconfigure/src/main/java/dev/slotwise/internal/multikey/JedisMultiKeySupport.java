@@ -6,7 +6,12 @@ import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
 import dev.slotwise.internal.pipeline.JedisClusterPipelining;
 import dev.slotwise.internal.pipeline.PipelineObserver;
+import dev.slotwise.internal.pubsub.ClusterPubSub;
+import dev.slotwise.internal.pubsub.JedisPubSubSupport;
+import dev.slotwise.internal.pubsub.PubSubObserver;
+import dev.slotwise.internal.pubsub.PubSubRuntime;
 import dev.slotwise.multikey.MultiKeyReadFrom;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.RedisClusterClient;
 
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
@@ -78,6 +83,30 @@ public final class JedisMultiKeySupport {
 	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver,
 			MultiKeyReadFrom readFrom) {
+		return customizer(settings, executor, observer, pipelineObserver, readFrom, null, PubSubObserver.NONE);
+	}
+
+	/**
+	 * Returns a customizer like
+	 * {@link #customizer(MultiKeySettings, MultiKeyExecutor, MultiKeyObserver, PipelineObserver, MultiKeyReadFrom)} whose
+	 * connections also subscribe across the cluster (keyspace and keyevent notifications on every master).
+	 * @param settings the engine's limits; {@code maxCommandsPerPipeline} and {@code maxRedirects} apply to
+	 * pipelines too
+	 * @param executor the threads node batches run on; owned by the caller, who closes it
+	 * @param observer sees each cross-slot call and redirect
+	 * @param pipelineObserver sees each pipeline
+	 * @param readFrom where cross-slot reads ({@code MGET}, {@code EXISTS}) go; pipelines stay on masters
+	 * @param pubSubRuntime the threads of cluster subscriptions, owned by the caller; {@code null} leaves Spring Data
+	 * Redis's subscriptions (on one node) in place
+	 * @param pubSubObserver sees subscriptions and messages
+	 * @return the customizer
+	 */
+	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver,
+			MultiKeyReadFrom readFrom, @Nullable PubSubRuntime pubSubRuntime, PubSubObserver pubSubObserver) {
+		if (pubSubObserver == null) {
+			throw new IllegalArgumentException("'pubSubObserver' must not be null");
+		}
 		if (readFrom == null) {
 			throw new IllegalArgumentException("'readFrom' must not be null");
 		}
@@ -96,7 +125,8 @@ public final class JedisMultiKeySupport {
 		// Fails start-up, naming the method, should Spring Data Redis no longer have a method the engine serves.
 		MultiKeyCommands.requireInterceptedMethods();
 		return (factory) -> factory.claimClusterConnections(CONTRIBUTOR,
-				new ConnectionReplacer(factory, settings, executor, observer, pipelineObserver, readFrom));
+				new ConnectionReplacer(factory, settings, executor, observer, pipelineObserver, readFrom, pubSubRuntime,
+						pubSubObserver));
 	}
 
 	/**
@@ -117,12 +147,19 @@ public final class JedisMultiKeySupport {
 
 		private final MultiKeyReadFrom readFrom;
 
+		private final @Nullable PubSubRuntime pubSubRuntime;
+
+		private final PubSubObserver pubSubObserver;
+
 		/** One engine (and pipelining) per factory start: a restarted factory has a new client and provider. */
 		private final EngineHolder<Running, Engine> engine = new EngineHolder<>(this::build);
 
 		ConnectionReplacer(SlotwiseJedisConnectionFactory factory, MultiKeySettings settings, MultiKeyExecutor executor,
-				MultiKeyObserver observer, PipelineObserver pipelineObserver, MultiKeyReadFrom readFrom) {
+				MultiKeyObserver observer, PipelineObserver pipelineObserver, MultiKeyReadFrom readFrom,
+				@Nullable PubSubRuntime pubSubRuntime, PubSubObserver pubSubObserver) {
 			this.factory = factory;
+			this.pubSubRuntime = pubSubRuntime;
+			this.pubSubObserver = pubSubObserver;
 			this.readFrom = readFrom;
 			this.pipelineObserver = pipelineObserver;
 			this.settings = settings;
@@ -136,7 +173,7 @@ public final class JedisMultiKeySupport {
 			ClusterTopologyProvider topologyProvider = this.factory.getRequiredTopologyProvider();
 			Engine current = this.engine.get(new Running(client, topologyProvider));
 			return new SlotwiseJedisClusterConnection(client, this.factory.getRequiredCommandExecutor(),
-					topologyProvider, current.engine, current.pipelining);
+					topologyProvider, current.engine, current.pipelining, current.pubSub);
 		}
 
 		/**
@@ -146,10 +183,13 @@ public final class JedisMultiKeySupport {
 			RedisClusterClient client = running.client();
 			JedisNodeTransport transport = new JedisNodeTransport(client, running.topologyProvider(),
 					this.executor.executor(), this.readFrom, this.settings.timeout(), this.executor.releaser());
+			PubSubRuntime pubSubRuntime = this.pubSubRuntime;
 			return new Engine(new MultiKeyEngine(transport, this.settings, this.observer),
 					new JedisClusterPipelining(client, transport::router, transport::invalidateTopology,
 							this.executor.executor(), this.settings.maxCommandsPerPipeline(),
-							this.settings.maxRedirects(), this.pipelineObserver));
+							this.settings.maxRedirects(), this.pipelineObserver),
+					(pubSubRuntime != null) ? JedisPubSubSupport.create(pubSubRuntime, client,
+							running.topologyProvider(), this.pubSubObserver) : null);
 		}
 
 	}
@@ -160,7 +200,7 @@ public final class JedisMultiKeySupport {
 	private record Running(RedisClusterClient client, ClusterTopologyProvider topologyProvider) {
 	}
 
-	private record Engine(MultiKeyEngine engine, JedisClusterPipelining pipelining) {
+	private record Engine(MultiKeyEngine engine, JedisClusterPipelining pipelining, @Nullable ClusterPubSub pubSub) {
 	}
 
 }

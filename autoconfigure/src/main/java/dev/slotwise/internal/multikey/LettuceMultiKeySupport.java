@@ -6,9 +6,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
+import dev.slotwise.internal.pubsub.ClusterPubSub;
+import dev.slotwise.internal.pubsub.LettucePubSubSupport;
+import dev.slotwise.internal.pubsub.PubSubObserver;
+import dev.slotwise.internal.pubsub.PubSubRuntime;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Puts slot-aware parallel multi-key commands into a {@link SlotwiseLettuceConnectionFactory}.
@@ -58,8 +63,28 @@ public final class LettuceMultiKeySupport {
 	 */
 	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyObserver observer, Duration minRefreshInterval) {
+		return customizer(settings, observer, minRefreshInterval, null, PubSubObserver.NONE);
+	}
+
+	/**
+	 * Returns a customizer like {@link #customizer(MultiKeySettings, MultiKeyObserver, Duration)} whose connections
+	 * also subscribe across the cluster (keyspace and keyevent notifications on every master).
+	 * @param settings the engine's limits
+	 * @param observer sees each cross-slot call and redirect
+	 * @param minRefreshInterval the least time between two partition reloads the engine asks for
+	 * @param pubSubRuntime the threads of cluster subscriptions, owned by the caller; {@code null} leaves Spring Data
+	 * Redis's subscriptions (on one node) in place
+	 * @param pubSubObserver sees subscriptions and messages
+	 * @return the customizer
+	 */
+	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyObserver observer, Duration minRefreshInterval, @Nullable PubSubRuntime pubSubRuntime,
+			PubSubObserver pubSubObserver) {
 		if (minRefreshInterval == null || minRefreshInterval.isNegative()) {
 			throw new IllegalArgumentException("'minRefreshInterval' must not be null or negative");
+		}
+		if (pubSubObserver == null) {
+			throw new IllegalArgumentException("'pubSubObserver' must not be null");
 		}
 		if (observer == null) {
 			throw new IllegalArgumentException("'observer' must not be null");
@@ -71,6 +96,8 @@ public final class LettuceMultiKeySupport {
 		MultiKeyCommands.requireInterceptedMethods();
 		return (factory) -> {
 			PartitionRefresher refresher = new PartitionRefresher(factory, minRefreshInterval);
+			PubSubBinding pubSub = (pubSubRuntime != null) ? new PubSubBinding(factory, pubSubRuntime, pubSubObserver)
+					: null;
 			AskingConnection asking = new AskingConnection(factory::getNativeClient);
 			factory.claimClusterConnections(CONTRIBUTOR, (shared, provider, topologyProvider, executor, timeout) -> {
 				Runnable invalidate = () -> {
@@ -81,7 +108,8 @@ public final class LettuceMultiKeySupport {
 				};
 				return new SlotwiseLettuceClusterConnection(shared, provider, topologyProvider, executor, timeout,
 						(connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, asking, invalidate),
-								settings, observer));
+								settings, observer),
+						(pubSub != null) ? pubSub.current() : null);
 			});
 			// Reactive calls share the imperative path's native connection (or, with sharing off, run over one of the
 			// factory's own), ASK connection and partition refresh.
@@ -89,6 +117,44 @@ public final class LettuceMultiKeySupport {
 					(connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, asking, refresher::refresh),
 							settings, observer)));
 		};
+	}
+
+	/**
+	 * One {@link ClusterPubSub} per started client: a restarted factory has a new one.
+	 */
+	private static final class PubSubBinding {
+
+		private final SlotwiseLettuceConnectionFactory factory;
+
+		private final PubSubRuntime runtime;
+
+		private final PubSubObserver observer;
+
+		private @Nullable AbstractRedisClient client;
+
+		private @Nullable ClusterPubSub pubSub;
+
+		PubSubBinding(SlotwiseLettuceConnectionFactory factory, PubSubRuntime runtime, PubSubObserver observer) {
+			this.factory = factory;
+			this.runtime = runtime;
+			this.observer = observer;
+		}
+
+		synchronized @Nullable ClusterPubSub current() {
+			AbstractRedisClient client = this.factory.getNativeClient();
+			if (!(client instanceof RedisClusterClient cluster)) {
+				return null;
+			}
+			ClusterPubSub pubSub = this.pubSub;
+			if (client != this.client || pubSub == null) {
+				pubSub = LettucePubSubSupport.create(this.runtime, cluster,
+						this.factory::getOrCreateNativeClusterConnection, this.observer);
+				this.pubSub = pubSub;
+				this.client = client;
+			}
+			return pubSub;
+		}
+
 	}
 
 	/**

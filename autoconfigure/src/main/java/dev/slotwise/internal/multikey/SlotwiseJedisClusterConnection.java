@@ -5,12 +5,15 @@ import java.util.function.Supplier;
 
 import dev.slotwise.internal.pipeline.ConnectionPipeline;
 import dev.slotwise.internal.pipeline.JedisClusterPipelining;
+import dev.slotwise.internal.pubsub.ClusterPubSub;
+import dev.slotwise.internal.pubsub.ConnectionSubscription;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.RedisClusterClient;
 
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.ClusterCommandExecutor;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
+import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisClusterServerCommands;
 import org.springframework.data.redis.connection.RedisGeoCommands;
 import org.springframework.data.redis.connection.RedisHashCommands;
@@ -22,6 +25,7 @@ import org.springframework.data.redis.connection.RedisSetCommands;
 import org.springframework.data.redis.connection.RedisStreamCommands;
 import org.springframework.data.redis.connection.RedisStringCommands;
 import org.springframework.data.redis.connection.RedisZSetCommands;
+import org.springframework.data.redis.connection.Subscription;
 import org.springframework.data.redis.connection.jedis.JedisClusterConnection;
 
 /**
@@ -36,6 +40,9 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 
 	private final @Nullable ConnectionPipeline pipeline;
 
+	/** Subscriptions across the cluster (keyspace events on every master); {@code null} leaves Spring Data's. */
+	private final @Nullable ConnectionSubscription subscription;
+
 	SlotwiseJedisClusterConnection(RedisClusterClient client, ClusterCommandExecutor executor,
 			ClusterTopologyProvider topologyProvider, MultiKeyEngine engine) {
 		this(client, executor, topologyProvider, engine, null);
@@ -44,7 +51,14 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 	SlotwiseJedisClusterConnection(RedisClusterClient client, ClusterCommandExecutor executor,
 			ClusterTopologyProvider topologyProvider, MultiKeyEngine engine,
 			@Nullable JedisClusterPipelining pipelining) {
+		this(client, executor, topologyProvider, engine, pipelining, null);
+	}
+
+	SlotwiseJedisClusterConnection(RedisClusterClient client, ClusterCommandExecutor executor,
+			ClusterTopologyProvider topologyProvider, MultiKeyEngine engine,
+			@Nullable JedisClusterPipelining pipelining, @Nullable ClusterPubSub pubSub) {
 		super(client, executor, topologyProvider);
+		this.subscription = (pubSub != null) ? new ConnectionSubscription(pubSub, true) : null;
 		this.multiKey = new MultiKeyCommands(() -> engine, () -> isPipelined() || isQueueing());
 		// The pipeline's cross-slot mGet/mSet/del/unlink/exists run on the connection's own (engine) commands.
 		this.pipeline = (pipelining != null) ? pipelining.forConnection(
@@ -151,6 +165,55 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 			return super.closePipeline();
 		}
 		return this.pipeline.close();
+	}
+
+	/**
+	 * Subscribes across the cluster: keyspace and keyevent channels and patterns on every master (each notifies of
+	 * its own keys only), following failovers and new masters; other channels on one master. Blocks until the
+	 * subscription ends, as Jedis's {@code subscribe} does.
+	 */
+	@Override
+	public void subscribe(MessageListener listener, byte[]... channels) {
+		ConnectionSubscription subscription = this.subscription;
+		if (subscription == null) {
+			super.subscribe(listener, channels);
+			return;
+		}
+		subscription.subscribe(listener, channels, new byte[0][], isPipelined() || isQueueing());
+	}
+
+	/**
+	 * Subscribes patterns across the cluster, as {@link #subscribe(MessageListener, byte[]...)} does channels.
+	 */
+	@Override
+	public void pSubscribe(MessageListener listener, byte[]... patterns) {
+		ConnectionSubscription subscription = this.subscription;
+		if (subscription == null) {
+			super.pSubscribe(listener, patterns);
+			return;
+		}
+		subscription.subscribe(listener, new byte[0][], patterns, isPipelined() || isQueueing());
+	}
+
+	@Override
+	public @Nullable Subscription getSubscription() {
+		ConnectionSubscription subscription = this.subscription;
+		return (subscription != null) ? subscription.get() : super.getSubscription();
+	}
+
+	@Override
+	public boolean isSubscribed() {
+		ConnectionSubscription subscription = this.subscription;
+		return (subscription != null) ? subscription.isSubscribed() : super.isSubscribed();
+	}
+
+	@Override
+	public void close() {
+		ConnectionSubscription subscription = this.subscription;
+		if (subscription != null) {
+			subscription.close();
+		}
+		super.close();
 	}
 
 }

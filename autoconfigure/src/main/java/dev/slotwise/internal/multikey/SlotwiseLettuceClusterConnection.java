@@ -3,14 +3,18 @@ package dev.slotwise.internal.multikey;
 import java.time.Duration;
 import java.util.function.Function;
 
+import dev.slotwise.internal.pubsub.ClusterPubSub;
+import dev.slotwise.internal.pubsub.ConnectionSubscription;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ClusterCommandExecutor;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
+import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisKeyCommands;
 import org.springframework.data.redis.connection.RedisStringCommands;
+import org.springframework.data.redis.connection.Subscription;
 import org.springframework.data.redis.connection.lettuce.LettuceClusterConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
 
@@ -27,11 +31,23 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 
 	private final MultiKeyCommands multiKey;
 
+	/** Subscriptions across the cluster (keyspace events on every master); {@code null} leaves Spring Data's. */
+	private final @Nullable ConnectionSubscription subscription;
+
 	SlotwiseLettuceClusterConnection(@Nullable StatefulRedisClusterConnection<byte[], byte[]> sharedConnection,
 			LettuceConnectionProvider connectionProvider, ClusterTopologyProvider topologyProvider,
 			ClusterCommandExecutor executor, Duration timeout,
 			Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines) {
+		this(sharedConnection, connectionProvider, topologyProvider, executor, timeout, engines, null);
+	}
+
+	SlotwiseLettuceClusterConnection(@Nullable StatefulRedisClusterConnection<byte[], byte[]> sharedConnection,
+			LettuceConnectionProvider connectionProvider, ClusterTopologyProvider topologyProvider,
+			ClusterCommandExecutor executor, Duration timeout,
+			Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines,
+			@Nullable ClusterPubSub pubSub) {
 		super(sharedConnection, connectionProvider, topologyProvider, executor, timeout);
+		this.subscription = (pubSub != null) ? new ConnectionSubscription(pubSub, false) : null;
 		this.sharedConnection = sharedConnection;
 		this.engine = new EngineHolder<>(engines);
 		this.multiKey = new MultiKeyCommands(this::engine, () -> isPipelined() || isQueueing());
@@ -58,6 +74,54 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 				.getStatefulConnection();
 		}
 		return this.engine.get(connection);
+	}
+
+	/**
+	 * Subscribes across the cluster: keyspace and keyevent channels and patterns on every master (each notifies of
+	 * its own keys only), following failovers and new masters; other channels on one master.
+	 */
+	@Override
+	public void subscribe(MessageListener listener, byte[]... channels) {
+		ConnectionSubscription subscription = this.subscription;
+		if (subscription == null) {
+			super.subscribe(listener, channels);
+			return;
+		}
+		subscription.subscribe(listener, channels, new byte[0][], isPipelined() || isQueueing());
+	}
+
+	/**
+	 * Subscribes patterns across the cluster, as {@link #subscribe(MessageListener, byte[]...)} does channels.
+	 */
+	@Override
+	public void pSubscribe(MessageListener listener, byte[]... patterns) {
+		ConnectionSubscription subscription = this.subscription;
+		if (subscription == null) {
+			super.pSubscribe(listener, patterns);
+			return;
+		}
+		subscription.subscribe(listener, new byte[0][], patterns, isPipelined() || isQueueing());
+	}
+
+	@Override
+	public @Nullable Subscription getSubscription() {
+		ConnectionSubscription subscription = this.subscription;
+		return (subscription != null) ? subscription.get() : super.getSubscription();
+	}
+
+	@Override
+	public boolean isSubscribed() {
+		ConnectionSubscription subscription = this.subscription;
+		return (subscription != null) ? subscription.isSubscribed() : super.isSubscribed();
+	}
+
+	@Override
+	public void close() {
+		ConnectionSubscription subscription = this.subscription;
+		if (subscription != null) {
+			subscription.close();
+		}
+		super.close();
 	}
 
 }
