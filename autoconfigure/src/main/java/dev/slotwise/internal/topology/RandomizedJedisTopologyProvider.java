@@ -57,7 +57,8 @@ import org.springframework.data.redis.connection.jedis.JedisClusterConnection.Je
  * a majority of masters agree, takes a master out of {@link ClusterTopology#getActiveMasterNodes()}.
  * <p>
  * It extends Spring Data Redis's {@link JedisClusterTopologyProvider} so that code casting
- * {@code getTopologyProvider()} to it keeps working; none of the superclass's state or caching is used.
+ * {@code getTopologyProvider()} to it keeps working, and returns Spring Data Redis's topology type
+ * ({@link SpringDataJedisTopology}); none of the superclass's state or caching is used.
  */
 final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		implements RefreshableTopologyProvider {
@@ -309,7 +310,8 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 				long now = System.nanoTime();
 				this.observer.refreshed(address, true, Duration.ofNanos(now - start));
 				Snapshot previous = this.cached;
-				Snapshot snapshot = new Snapshot(new ClusterTopology(topology), now, generationAtStart);
+				Snapshot snapshot = new Snapshot(SpringDataJedisTopology.create(topology, System.currentTimeMillis(),
+						TimeUnit.NANOSECONDS.toMillis(this.cacheTtlNanos)), now, generationAtStart);
 				this.cached = snapshot;
 				this.newMasters.compare((previous != null) ? previous.topology() : null, snapshot.topology());
 				return snapshot;
