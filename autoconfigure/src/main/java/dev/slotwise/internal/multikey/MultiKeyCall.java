@@ -203,8 +203,8 @@ final class MultiKeyCall<R> {
 					Throwable cause = unwrap(failure);
 					if (!(cause instanceof CancellationException)) {
 						this.transport.invalidateTopology();
-						fail(failure(Failures.classify(cause, this.transport), this.command + " failed",
-								List.of(node.toString()), slotsOf(commands), cause));
+						fail(failure(classify(cause), this.command + " failed", List.of(node.toString()),
+								slotsOf(commands), cause));
 					}
 				}
 				else {
@@ -360,6 +360,12 @@ final class MultiKeyCall<R> {
 			}
 		}
 		return this.done.completeExceptionally(ex);
+	}
+
+	private Kind classify(Throwable cause) {
+		// A batch that fails once the deadline passed failed because of it: over Jedis the deadline ends a read by
+		// closing or timing out its socket, which would otherwise read as a connection failure.
+		return (System.nanoTime() - this.deadline >= 0) ? Kind.TIMEOUT : Failures.classify(cause, this.transport);
 	}
 
 	private DataAccessException failure(Kind kind, String what, java.util.Collection<String> nodes,
