@@ -81,7 +81,11 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 
 	private final NewMasters newMasters;
 
-	private volatile @Nullable Snapshot cached;
+	/**
+	 * Named apart from the superclass's unused {@code cached}, which Spring Data Redis's own tests reset by reflection
+	 * and which therefore must not be this one.
+	 */
+	private volatile @Nullable Snapshot lastSnapshot;
 
 	/** Bumped by {@link #invalidate()}; a snapshot fetched under an older generation is stale. */
 	private final AtomicLong generation = new AtomicLong();
@@ -125,7 +129,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 
 	@Override
 	public ClusterTopology getTopology() {
-		Snapshot snapshot = this.cached;
+		Snapshot snapshot = this.lastSnapshot;
 		if (isFresh(snapshot)) {
 			this.observer.lookup(true);
 			return snapshot.topology();
@@ -147,7 +151,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 
 	@Override
 	public @Nullable ClusterTopology lastFetchedTopology() {
-		Snapshot snapshot = this.cached;
+		Snapshot snapshot = this.lastSnapshot;
 		return (snapshot != null) ? snapshot.topology() : null;
 	}
 
@@ -178,7 +182,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 
 	private Snapshot refreshIfAllowed() {
 		// Another refresher may have finished between our cache check and winning the slot: its answer is as good.
-		Snapshot current = this.cached;
+		Snapshot current = this.lastSnapshot;
 		if (isFresh(current)) {
 			return current;
 		}
@@ -241,7 +245,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		if (pools.isEmpty()) {
 			throw closedClient();
 		}
-		Map<String, RedisClusterNode> known = knownNodes(this.cached);
+		Map<String, RedisClusterNode> known = knownNodes(this.lastSnapshot);
 		List<String> order = RefreshOrder.shuffled(pools.keySet(), (address) -> tier(known.get(address)));
 		Map<String, Exception> errors = new LinkedHashMap<>();
 		Snapshot fetched = ask(pools, order, errors, generationAtStart);
@@ -309,10 +313,10 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 					.apply(Converters.toSetOfRedisClusterNodes(new Jedis(connection).clusterNodes()));
 				long now = System.nanoTime();
 				this.observer.refreshed(address, true, Duration.ofNanos(now - start));
-				Snapshot previous = this.cached;
+				Snapshot previous = this.lastSnapshot;
 				Snapshot snapshot = new Snapshot(SpringDataJedisTopology.create(topology, System.currentTimeMillis(),
 						TimeUnit.NANOSECONDS.toMillis(this.cacheTtlNanos)), now, generationAtStart);
-				this.cached = snapshot;
+				this.lastSnapshot = snapshot;
 				this.newMasters.compare((previous != null) ? previous.topology() : null, snapshot.topology());
 				return snapshot;
 			}
