@@ -83,7 +83,7 @@ class PoolStartupParityIntegrationTests {
 				started++;
 			}
 		}
-		System.out.printf("pool start-up matrix (%s%s): %d combinations, %d started on both, %d mismatches%n", client,
+		System.out.printf("pool start-up matrix (%s%s): %d combinations, %d started with plain Spring Boot, %d mismatches%n", client,
 				call ? ", cluster" : ", no Redis", combinations.size(), started, mismatches.size());
 		assertThat(mismatches).isEmpty();
 		assertThat(started).as("combinations plain Spring Boot starts with").isEqualTo(combinations.size());
