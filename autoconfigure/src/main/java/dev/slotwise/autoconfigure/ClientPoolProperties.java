@@ -8,10 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.bind.validation.ValidationBindHandler;
 import org.springframework.core.env.Environment;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
  * Spring Boot's pool properties of one client ({@code spring.data.redis.jedis.pool.*} or
@@ -19,14 +16,23 @@ import org.springframework.validation.Validator;
  * unset. These defaults live here and nowhere else; Slotwise has no property of its own for a setting Spring Boot
  * already has.
  * <p>
- * Bound and validated the way Spring Boot binds {@code @ConfigurationProperties}: a {@link ValidationBindHandler}
- * applies this object as its own {@link Validator}, so an invalid value fails start-up exactly like an invalid
- * {@code slotwise.*} value, with a {@code BindValidationException} naming the property.
+ * A default never fights what the application set: every combination Spring Boot starts with starts with Slotwise
+ * too. Values are not validated beyond what Spring Boot's binder checks (Spring Boot and commons-pool accept any
+ * number: negative limits mean unlimited, a minimum above a maximum is capped); a default that would conflict with
+ * an explicit limit yields to it (e.g. {@code min-idle} defaults to {@code min(4, max-idle, max-active)}), which
+ * {@link #yieldedDefault()} describes in one line naming both properties. The pool advisor reviews the outcome.
  */
-final class ClientPoolProperties implements Validator {
+final class ClientPoolProperties {
 
-	/** Slotwise's default for {@code min-idle}: a few connections ready per node. */
+	/** Slotwise's default for {@code min-idle} over Jedis: a few connections ready per node. */
 	static final int DEFAULT_MIN_IDLE = 4;
+
+	/**
+	 * Slotwise's default for {@code min-idle} over Lettuce, Spring Boot's own: Lettuce's pool serves only dedicated
+	 * connections (blocking commands, transactions), which an application borrows rarely, while every other command
+	 * shares one connection per node.
+	 */
+	static final int DEFAULT_LETTUCE_MIN_IDLE = 0;
 
 	/** Slotwise's default for {@code max-wait}: an exhausted pool fails a caller instead of hanging it. */
 	static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(2);
@@ -35,6 +41,8 @@ final class ClientPoolProperties implements Validator {
 	static final Duration DEFAULT_TIME_BETWEEN_EVICTION_RUNS = Duration.ofSeconds(30);
 
 	private final String prefix;
+
+	private final int defaultMinIdle;
 
 	private @Nullable Boolean enabled;
 
@@ -50,20 +58,19 @@ final class ClientPoolProperties implements Validator {
 
 	private ClientPoolProperties(String client) {
 		this.prefix = "spring.data.redis." + client + ".pool";
+		this.defaultMinIdle = SlotwisePoolConfiguration.LETTUCE.equals(client) ? DEFAULT_LETTUCE_MIN_IDLE
+				: DEFAULT_MIN_IDLE;
 	}
 
 	/**
-	 * Binds and validates the pool properties of a client.
+	 * Binds the pool properties of a client as Spring Boot binds them.
 	 * @param environment the environment
 	 * @param client {@code jedis} or {@code lettuce}
 	 * @return the bound properties
-	 * @throws org.springframework.boot.context.properties.bind.BindException when a value is invalid, caused by a
-	 * {@code BindValidationException} naming the property
 	 */
 	static ClientPoolProperties bind(Environment environment, String client) {
 		ClientPoolProperties properties = new ClientPoolProperties(client);
-		Binder.get(environment)
-			.bind(properties.prefix, Bindable.ofInstance(properties), new ValidationBindHandler(properties));
+		Binder.get(environment).bind(properties.prefix, Bindable.ofInstance(properties));
 		return properties;
 	}
 
@@ -94,7 +101,32 @@ final class ClientPoolProperties implements Validator {
 	}
 
 	int effectiveMinIdle() {
-		return (this.minIdle != null) ? this.minIdle : DEFAULT_MIN_IDLE;
+		if (this.minIdle != null) {
+			return this.minIdle;
+		}
+		// Negative limits are unlimited in commons-pool.
+		int limit = this.defaultMinIdle;
+		if (this.maxIdle != null && this.maxIdle >= 0) {
+			limit = Math.min(limit, this.maxIdle);
+		}
+		if (this.maxActive != null && this.maxActive >= 0) {
+			limit = Math.min(limit, this.maxActive);
+		}
+		return limit;
+	}
+
+	/**
+	 * Describes the default that yielded to an explicit setting, naming both properties.
+	 * @return the description, or {@code null} when every default applies as documented
+	 */
+	@Nullable String yieldedDefault() {
+		if (poolingDisabled() || this.minIdle != null || effectiveMinIdle() == this.defaultMinIdle) {
+			return null;
+		}
+		boolean byMaxIdle = this.maxIdle != null && this.maxIdle == effectiveMinIdle();
+		String limit = byMaxIdle ? name("max-idle") + "=" + this.maxIdle : name("max-active") + "=" + this.maxActive;
+		return "Slotwise's default for " + name("min-idle") + " (" + this.defaultMinIdle + ") yields to " + limit
+				+ ": " + name("min-idle") + " is " + effectiveMinIdle() + "; set it to choose another value";
 	}
 
 	Duration effectiveMaxWait() {
@@ -125,48 +157,6 @@ final class ClientPoolProperties implements Validator {
 
 	private String name(String property) {
 		return this.prefix + "." + property;
-	}
-
-	@Override
-	public boolean supports(Class<?> type) {
-		return ClientPoolProperties.class == type;
-	}
-
-	@Override
-	public void validate(Object target, Errors errors) {
-		ClientPoolProperties properties = (ClientPoolProperties) target;
-		if (properties.poolingDisabled()) {
-			return;
-		}
-		PropertyChecks checks = new PropertyChecks(errors, properties.prefix);
-		int maxActive = properties.effectiveMaxActive();
-		int maxIdle = properties.effectiveMaxIdle();
-		int minIdle = properties.effectiveMinIdle();
-		checks.atLeast("max-active", maxActive, 0);
-		if (maxActive == 0) {
-			checks.reject("max-active", "must be positive: a pool of at most 0 connections can serve no command");
-		}
-		checks.atLeast("max-idle", maxIdle, 0);
-		checks.atLeast("min-idle", minIdle, 0);
-		if (minIdle > maxActive) {
-			rejectAboveLimit(checks, properties.minIdle != null, minIdle, "max-active", maxActive);
-		}
-		else if (minIdle > maxIdle) {
-			rejectAboveLimit(checks, properties.minIdle != null, minIdle, "max-idle", maxIdle);
-		}
-	}
-
-	private static void rejectAboveLimit(PropertyChecks checks, boolean minIdleSet, int minIdle, String limit,
-			int limitValue) {
-		if (minIdleSet) {
-			checks.reject("min-idle", "(" + minIdle + ") must not be greater than '" + checks.name(limit) + "' ("
-					+ limitValue + ")");
-		}
-		else {
-			// The application set only the limit: name it, and the default it falls below.
-			checks.reject(limit, "(" + limitValue + ") must not be less than '" + checks.name("min-idle")
-					+ "', whose default is " + minIdle + "; set both");
-		}
 	}
 
 	// Bound by Spring Boot's binder.

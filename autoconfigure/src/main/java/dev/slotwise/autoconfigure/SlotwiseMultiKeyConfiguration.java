@@ -7,7 +7,6 @@ import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
 import dev.slotwise.internal.multikey.JedisMultiKeySupport;
 import dev.slotwise.internal.multikey.LettuceMultiKeySupport;
-import dev.slotwise.internal.metrics.MultiKeyExecutorMeters;
 import dev.slotwise.internal.metrics.MultiKeyMeters;
 import dev.slotwise.internal.multikey.MultiKeyExecutor;
 import dev.slotwise.internal.multikey.MultiKeyObserver;
@@ -28,10 +27,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -68,23 +70,37 @@ class SlotwiseMultiKeyConfiguration {
 	@ConditionalOnClass({ Jedis.class, JedisConnectionFactory.class })
 	static class JedisMultiKeyConfiguration {
 
+		/**
+		 * The executor of the Jedis engine's node batches. Lazy: created when a Slotwise Jedis cluster factory is
+		 * customized (the only user), so that an application on Lettuce, or on Jedis without a cluster, gets neither
+		 * the executor nor its threads. On virtual threads when the application enabled them, as Spring Boot's own
+		 * Redis cluster executor is.
+		 */
 		@Bean(destroyMethod = "close")
+		@Lazy
 		@ConditionalOnMissingBean
-		MultiKeyExecutor slotwiseMultiKeyExecutor(SlotwiseProperties properties) {
+		MultiKeyExecutor slotwiseMultiKeyExecutor(SlotwiseProperties properties, Environment environment,
+				ObjectProvider<LazyExecutorMeters> meters) {
 			SlotwiseProperties.JedisExecutor executor = properties.getMultikey().getJedisExecutor();
-			return MultiKeyExecutor.create(executor.getThreads(), executor.getQueueCapacity(),
-					executor.getThreadNamePrefix(), executor.getAwaitTermination());
+			MultiKeyExecutor created = Threading.VIRTUAL.isActive(environment)
+					? MultiKeyExecutor.create(executor.getThreads(), executor.getQueueCapacity(),
+							new VirtualThreadTaskExecutor(executor.getThreadNamePrefix()).getVirtualThreadFactory(),
+							executor.getAwaitTermination())
+					: MultiKeyExecutor.create(executor.getThreads(), executor.getQueueCapacity(),
+							executor.getThreadNamePrefix(), executor.getAwaitTermination());
+			meters.ifAvailable((binder) -> binder.executorCreated(created));
+			return created;
 		}
 
 		@Bean
 		@Order(SlotwiseOrder.MULTIKEY)
 		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisMultiKeyCustomizer(SlotwiseProperties properties,
-				MultiKeySettings settings, MultiKeyExecutor executor, ObjectProvider<MultiKeyObserver.Source> meters,
-				ObjectProvider<PipelineObserver.Source> pipelineMeters, ObjectProvider<PubSubRuntime> pubSubRuntime,
-				ObjectProvider<PubSubObserver.Source> pubSubMeters) {
+				MultiKeySettings settings, ObjectProvider<MultiKeyExecutor> executor,
+				ObjectProvider<MultiKeyObserver.Source> meters, ObjectProvider<PipelineObserver.Source> pipelineMeters,
+				ObjectProvider<PubSubRuntime> pubSubRuntime, ObjectProvider<PubSubObserver.Source> pubSubMeters) {
 			MultiKeyReadFrom readFrom = properties.getMultikey().getReadFrom();
 			return (factory) -> JedisMultiKeySupport
-				.customizer(settings, executor, observer(meters, SlotwiseJedisConfiguration.CLIENT),
+				.customizer(settings, executor.getObject(), observer(meters, SlotwiseJedisConfiguration.CLIENT),
 						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT), readFrom,
 						pubSubRuntime.getIfAvailable(), pubSubObserver(pubSubMeters, SlotwiseJedisConfiguration.CLIENT))
 				.customize(factory);
@@ -96,10 +112,9 @@ class SlotwiseMultiKeyConfiguration {
 		static class ExecutorMetersConfiguration {
 
 			@Bean
-			MultiKeyExecutorMeters slotwiseMultiKeyExecutorMeters(MultiKeyExecutor executor) {
-				return new MultiKeyExecutorMeters(executor);
+			LazyExecutorMeters slotwiseMultiKeyExecutorMeters() {
+				return new LazyExecutorMeters();
 			}
-
 		}
 
 	}

@@ -16,6 +16,8 @@ import dev.slotwise.internal.topology.JedisTopology;
 import dev.slotwise.multikey.MultiKeyReadFrom;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisClient;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
@@ -62,6 +64,21 @@ class SlotwisePoolConfiguration {
 
 	private static final String PREWARM_CONTRIBUTOR = "slotwise-pool-prewarm";
 
+	private static final Log logger = LogFactory.getLog(SlotwisePoolConfiguration.class);
+
+	/**
+	 * Binds a client's pool properties and says, in one line naming both properties, when a Slotwise default yielded
+	 * to an explicit setting.
+	 */
+	static ClientPoolProperties bind(Environment environment, String client) {
+		ClientPoolProperties pool = ClientPoolProperties.bind(environment, client);
+		String yielded = pool.yieldedDefault();
+		if (yielded != null) {
+			logger.info(yielded);
+		}
+		return pool;
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass({ Jedis.class, JedisConnectionFactory.class, GenericObjectPool.class })
 	static class JedisPoolConfiguration {
@@ -71,7 +88,7 @@ class SlotwisePoolConfiguration {
 		@ConditionalOnBooleanProperty(name = "slotwise.pool.enabled", matchIfMissing = true)
 		JedisClientConfigurationBuilderCustomizer slotwiseJedisPoolCustomizer(SlotwiseProperties properties,
 				Environment environment) {
-			ClientPoolProperties pool = ClientPoolProperties.bind(environment, JEDIS);
+			ClientPoolProperties pool = bind(environment, JEDIS);
 			if (pool.poolingDisabled()) {
 				return (builder) -> {
 				};
@@ -163,7 +180,7 @@ class SlotwisePoolConfiguration {
 			@Order(SlotwiseOrder.POOL_TUNING)
 			LettuceClientConfigurationBuilderCustomizer slotwiseLettucePoolCustomizer(SlotwiseProperties properties,
 					Environment environment) {
-				ClientPoolProperties pool = ClientPoolProperties.bind(environment, LETTUCE);
+				ClientPoolProperties pool = bind(environment, LETTUCE);
 				if (pool.poolingDisabled()) {
 					return (builder) -> {
 					};

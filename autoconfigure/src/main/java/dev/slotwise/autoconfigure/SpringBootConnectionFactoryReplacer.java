@@ -1,6 +1,11 @@
 package dev.slotwise.autoconfigure;
 
+import java.util.LinkedHashSet;
 import java.util.Optional;
+import java.util.Set;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.jspecify.annotations.Nullable;
 
@@ -12,8 +17,10 @@ import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.EnvironmentAware;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.core.task.AsyncTaskExecutor;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -29,7 +36,14 @@ import org.springframework.core.type.MethodMetadata;
  */
 abstract class SpringBootConnectionFactoryReplacer<F> implements BeanPostProcessor, BeanFactoryAware, EnvironmentAware {
 
-	private static final String BOOT_REDIS_PACKAGE = "org.springframework.boot.data.redis.autoconfigure.";
+	private static final Log logger = LogFactory.getLog(SpringBootConnectionFactoryReplacer.class);
+
+	/**
+	 * The classes whose bean methods create Spring Boot's connection factories: those {@link DataRedisAutoConfiguration}
+	 * imports (package-private, so reached through its public {@code @Import} rather than by name), and the
+	 * auto-configuration itself.
+	 */
+	private static final Set<String> BOOT_FACTORY_DECLARERS = bootFactoryDeclarers();
 
 	private final Class<F> factoryType;
 
@@ -94,14 +108,41 @@ abstract class SpringBootConnectionFactoryReplacer<F> implements BeanPostProcess
 			BeanDefinition definition = beanFactory.getMergedBeanDefinition(beanName);
 			if (definition instanceof AnnotatedBeanDefinition annotated) {
 				MethodMetadata factoryMethod = annotated.getFactoryMethodMetadata();
-				return factoryMethod != null && factoryMethod.getDeclaringClassName().startsWith(BOOT_REDIS_PACKAGE);
+				return factoryMethod != null && BOOT_FACTORY_DECLARERS.contains(factoryMethod.getDeclaringClassName());
 			}
 			String factoryBean = definition.getFactoryBeanName();
-			return factoryBean != null && factoryBean.startsWith(BOOT_REDIS_PACKAGE);
+			if (factoryBean == null) {
+				return false;
+			}
+			BeanDefinition declarer = beanFactory.getMergedBeanDefinition(factoryBean);
+			return declarer.getBeanClassName() != null && BOOT_FACTORY_DECLARERS.contains(declarer.getBeanClassName());
 		}
 		catch (NoSuchBeanDefinitionException ex) {
 			return false;
 		}
+	}
+
+	/**
+	 * Returns the names of the classes whose bean methods create Spring Boot's Redis connection factories.
+	 * @return the class names; empty, after one WARN, when Spring Boot's auto-configuration no longer imports its
+	 * connection configurations
+	 */
+	static Set<String> bootFactoryDeclarers() {
+		Set<String> declarers = new LinkedHashSet<>();
+		Import imports = DataRedisAutoConfiguration.class.getAnnotation(Import.class);
+		if (imports != null) {
+			for (Class<?> imported : imports.value()) {
+				declarers.add(imported.getName());
+			}
+		}
+		if (declarers.isEmpty()) {
+			logger.warn("Slotwise does not recognise Spring Boot's Redis connection factory: "
+					+ DataRedisAutoConfiguration.class.getName() + " imports no connection configuration in this "
+					+ "Spring Boot version. Spring Boot's factory is left in place, without Slotwise's cluster "
+					+ "features");
+		}
+		declarers.add(DataRedisAutoConfiguration.class.getName());
+		return Set.copyOf(declarers);
 	}
 
 }

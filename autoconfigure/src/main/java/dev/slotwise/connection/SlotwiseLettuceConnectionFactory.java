@@ -266,7 +266,10 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 		return (creator != null && cluster != null) ? createClusterClient(creator, cluster) : super.createClient();
 	}
 
-	// Mirrors Spring Data Redis's private createClusterClient(), whose URIs and options we cannot reach.
+	// Mirrors Spring Data Redis's private createClusterClient(): no supported API hands out the URIs and options it
+	// builds (RedisClusterClient keeps its seed URIs in a protected getter, its options package-private). Fenced by
+	// SettingsParityIntegrationTests, which compares this client's options and seed URIs, field by field, with those
+	// of the client Spring Data Redis builds for the same configuration: a change in Spring Data's building fails it.
 	private RedisClusterClient createClusterClient(ClusterClientCreator creator, RedisClusterConfiguration cluster) {
 		LettuceClientConfiguration configuration = getClientConfiguration();
 		List<RedisURI> initialUris = new ArrayList<>();

@@ -3,27 +3,19 @@ package dev.slotwise.multikey;
 import java.util.Collection;
 import java.util.Set;
 import java.util.SortedSet;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
- * A cross-slot multi-key command failed on one or more nodes, or did not finish in time. The whole call fails:
- * no partial result is returned. For a failed {@code mSet}, {@code del} or {@code unlink}, slots on other nodes
- * may have been written.
+ * A cross-slot multi-key command failed for a reason Spring Data Redis has no more specific type for: no node serves a
+ * slot, the call was cancelled or interrupted, or the Jedis multi-key executor is saturated or shut down. See
+ * {@link MultiKeyFailure} for the other types a cross-slot call fails with.
  */
-public class MultiKeyException extends DataAccessResourceFailureException {
+public class MultiKeyException extends DataAccessResourceFailureException implements MultiKeyFailure {
 
-	private static final int LISTED_SLOTS = 16;
-
-	private final String what;
-
-	private final Set<String> nodes;
-
-	private final SortedSet<Integer> slots;
+	private final FailureDetails details;
 
 	/**
 	 * Creates an exception.
@@ -34,39 +26,27 @@ public class MultiKeyException extends DataAccessResourceFailureException {
 	 */
 	public MultiKeyException(String what, Collection<String> nodes, Collection<Integer> slots,
 			@Nullable Throwable cause) {
-		super(message(what, nodes, slots, cause), cause);
-		this.what = what;
-		this.nodes = Set.copyOf(nodes);
-		this.slots = new TreeSet<>(slots);
+		this(FailureDetails.of(what, nodes, slots), cause);
 	}
 
-	private static String message(String what, Collection<String> nodes, Collection<Integer> slots,
-			@Nullable Throwable cause) {
-		SortedSet<Integer> sorted = new TreeSet<>(slots);
-		String listed = sorted.stream().limit(LISTED_SLOTS).map(String::valueOf).collect(Collectors.joining(", "));
-		String more = (sorted.size() > LISTED_SLOTS) ? " and " + (sorted.size() - LISTED_SLOTS) + " more" : "";
-		String because = (cause != null && cause.getMessage() != null) ? ": " + cause.getMessage() : "";
-		return what + " on node(s) " + new TreeSet<>(nodes) + " for slot(s) [" + listed + more + "]" + because;
+	private MultiKeyException(FailureDetails details, @Nullable Throwable cause) {
+		super(details.message(cause), cause);
+		this.details = details;
 	}
 
+	@Override
 	public String what() {
-		return this.what;
+		return this.details.what();
 	}
 
-	/**
-	 * Returns the nodes the failure concerns.
-	 * @return {@code host:port} of each node
-	 */
+	@Override
 	public Set<String> getNodes() {
-		return this.nodes;
+		return this.details.nodes();
 	}
 
-	/**
-	 * Returns the slots whose keys were not (all) processed.
-	 * @return the slots, ascending
-	 */
+	@Override
 	public SortedSet<Integer> getSlots() {
-		return this.slots;
+		return this.details.slots();
 	}
 
 }

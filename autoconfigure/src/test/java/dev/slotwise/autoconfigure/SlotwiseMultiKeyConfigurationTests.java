@@ -5,6 +5,8 @@ import java.time.Duration;
 import dev.slotwise.internal.multikey.MultiKeyExecutor;
 import dev.slotwise.internal.multikey.MultiKeySettings;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -31,6 +33,23 @@ class SlotwiseMultiKeyConfigurationTests {
 			assertThat(context).hasBean("slotwiseJedisMultiKeyCustomizer");
 			assertThat(context).hasBean("slotwiseLettuceMultiKeyCustomizer");
 		});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void noExecutorNorThreadUnlessAJedisClusterFactoryUsesIt(String client) {
+		// Standalone (no cluster): Slotwise's factory replacement, the executor's only user, does not apply.
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class,
+					org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.client-type=" + client, "spring.data.redis.host=127.0.0.1",
+					"spring.data.redis.port=1")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBeanFactory().containsSingleton("slotwiseMultiKeyExecutor")).isFalse();
+				assertThat(Thread.getAllStackTraces().keySet())
+					.noneMatch((thread) -> thread.getName().startsWith("slotwise-multikey-"));
+			});
 	}
 
 	@Test

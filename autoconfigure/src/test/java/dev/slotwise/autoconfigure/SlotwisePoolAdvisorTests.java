@@ -28,7 +28,7 @@ class SlotwisePoolAdvisorTests {
 		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=1");
 
 	@ParameterizedTest
-	@ValueSource(strings = { "jedis", "lettuce" })
+	@ValueSource(strings = { "jedis" })
 	void warnsOncePerHarmfulSettingNamingTheProperty(String client, CapturedOutput output) {
 		this.runner
 			.withPropertyValues("spring.data.redis.client-type=" + client,
@@ -65,17 +65,26 @@ class SlotwisePoolAdvisorTests {
 	}
 
 	@Test
+	void anEmptyLettucePoolIsNoAdvice(CapturedOutput output) {
+		// Over Lettuce every command but blocking ones and transactions shares one connection per node.
+		this.runner.withPropertyValues("spring.data.redis.client-type=lettuce", "spring.data.redis.lettuce.pool.min-idle=0",
+				"spring.data.redis.lettuce.pool.max-wait=-1ms")
+			.run((context) -> assertThat(output).doesNotContain("min-idle=0 keeps no connection open")
+				.containsOnlyOnce("spring.data.redis.lettuce.pool.max-wait=PT-0.001S lets a caller wait"));
+	}
+
+	@Test
 	void reviewsAPoolConfigurationTheApplicationSuppliedForLettuce(CapturedOutput output) {
 		this.runner.withPropertyValues("spring.data.redis.client-type=lettuce")
 			.withBean("userPool", LettuceClientConfigurationBuilderCustomizer.class, () -> (builder) -> {
 				GenericObjectPoolConfig<io.lettuce.core.api.StatefulConnection<?, ?>> pool = new GenericObjectPoolConfig<>();
-				pool.setMinIdle(0);
+				pool.setMaxWait(java.time.Duration.ofMillis(-1));
 				((LettucePoolingClientConfigurationBuilder) builder).poolConfig(pool);
 			})
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(output).containsOnlyOnce(
-						"Lettuce connection pool: minIdle in the application's Lettuce pool configuration=0 keeps no connection open");
+						"Lettuce connection pool: maxWait in the application's Lettuce pool configuration=PT-0.001S lets a caller");
 			});
 	}
 

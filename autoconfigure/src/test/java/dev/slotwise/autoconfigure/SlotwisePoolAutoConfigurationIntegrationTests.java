@@ -157,31 +157,32 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 	}
 
 	@Test
-	void negativeMinIdleFailsNamingTheProperty() {
-		this.runner.withPropertyValues("spring.data.redis.jedis.pool.min-idle=-1")
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.hasMessageContaining("spring.data.redis.jedis.pool.min-idle")
-				.hasMessageContaining("must not be negative"));
+	void minIdleDefaultYieldsToALowerMaxIdleOrMaxActive(CapturedOutput output) {
+		this.runner.withPropertyValues("spring.data.redis.jedis.pool.max-idle=2")
+			.run((context) -> assertThat(nodePools(context)).allSatisfy((pool) -> {
+				assertThat(pool.getMaxIdle()).isEqualTo(2);
+				assertThat(pool.getMinIdle()).isEqualTo(2);
+			}));
+		this.runner.withPropertyValues("spring.data.redis.jedis.pool.max-active=3")
+			.run((context) -> assertThat(nodePools(context)).allSatisfy((pool) -> {
+				assertThat(pool.getMaxTotal()).isEqualTo(3);
+				assertThat(pool.getMinIdle()).isEqualTo(3);
+			}));
+		assertThat(output).containsOnlyOnce("spring.data.redis.jedis.pool.min-idle (4) yields to "
+				+ "spring.data.redis.jedis.pool.max-idle=2")
+			.containsOnlyOnce("yields to spring.data.redis.jedis.pool.max-active=3")
+			.doesNotContain("WARN");
 	}
 
 	@Test
-	void negativeMaxActiveOfSpringBootFailsNamingTheProperty() {
-		this.runner.withPropertyValues("spring.data.redis.jedis.pool.max-active=-1")
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.hasMessageContaining("spring.data.redis.jedis.pool.max-active")
-				.hasMessageContaining("must not be negative"));
-	}
-
-	@Test
-	void minIdleAboveMaxTotalFailsNamingBothProperties() {
+	void explicitMinIdleAboveMaxIdleStartsWithOneWarningNamingBoth(CapturedOutput output) {
 		this.runner
-			.withPropertyValues("spring.data.redis.jedis.pool.max-active=4", "spring.data.redis.jedis.pool.min-idle=5")
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.hasMessageContaining("spring.data.redis.jedis.pool.min-idle")
-				.hasMessageContaining("spring.data.redis.jedis.pool.max-active"));
+			.withPropertyValues("spring.data.redis.jedis.pool.max-idle=2", "spring.data.redis.jedis.pool.min-idle=5")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).containsOnlyOnce("spring.data.redis.jedis.pool.min-idle=5 is above "
+						+ "spring.data.redis.jedis.pool.max-idle=2");
+			});
 	}
 
 	@Test
@@ -216,7 +217,8 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 			GenericObjectPoolConfig<StatefulConnection<?, ?>> pool = ((LettucePoolingClientConfiguration) factory
 				.getClientConfiguration()).getPoolConfig();
 			assertThat(pool.getMaxTotal()).isEqualTo(ClientPoolProperties.defaultMaxActive());
-			assertThat(pool.getMinIdle()).isEqualTo(4);
+			// Spring Boot's own: the pool serves dedicated connections only, which nobody borrows by default.
+			assertThat(pool.getMinIdle()).isZero();
 			assertThat(pool.getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(2));
 			assertThat(pool.getTestWhileIdle()).isTrue();
 			assertThat(pool.getDurationBetweenEvictionRuns()).isEqualTo(Duration.ofSeconds(30));

@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
- * Every invalid value, of {@code slotwise.*} and of the Spring Boot pool properties Slotwise supplies defaults for,
- * fails start-up the same way: a {@link BindValidationException} naming the property. No Redis is contacted.
+ * Every invalid value of {@code slotwise.*} fails start-up the same way: a {@link BindValidationException} naming
+ * the property. Spring Boot's own pool properties are not Slotwise's to reject: whatever Spring Boot starts with
+ * starts (see {@code PoolStartupMatrixIntegrationTests}). No Redis is contacted.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SlotwisePropertiesValidationTests {
@@ -49,51 +50,23 @@ class SlotwisePropertiesValidationTests {
 			slotwise.multikey.jedis-executor.queue-capacity=0     | slotwise.multikey.jedis-executor.queue-capacity | must be at least 1
 			slotwise.multikey.jedis-executor.thread-name-prefix=  | slotwise.multikey.jedis-executor.thread-name-prefix | must not be empty
 			slotwise.multikey.jedis-executor.await-termination=-1s | slotwise.multikey.jedis-executor.await-termination | must not be negative
-			spring.data.redis.jedis.pool.max-active=-1            | spring.data.redis.jedis.pool.max-active      | must not be negative
-			spring.data.redis.jedis.pool.max-active=0             | spring.data.redis.jedis.pool.max-active      | can serve no command
-			spring.data.redis.jedis.pool.max-idle=-1              | spring.data.redis.jedis.pool.max-idle        | must not be negative
-			spring.data.redis.jedis.pool.min-idle=-1              | spring.data.redis.jedis.pool.min-idle        | must not be negative
-			spring.data.redis.lettuce.pool.max-active=-1          | spring.data.redis.lettuce.pool.max-active    | must not be negative
-			spring.data.redis.lettuce.pool.min-idle=-1            | spring.data.redis.lettuce.pool.min-idle      | must not be negative
 			""")
 	void invalidValueFailsStartUpNamingTheProperty(String property, String name, String reason) {
 		assertFailsNaming(name, reason, property);
 	}
 
-	@Test
-	void minIdleAboveTheDefaultMaxActiveFailsNamingBoth() {
-		int above = ClientPoolProperties.defaultMaxActive() + 1;
-		assertFailsNaming("spring.data.redis.jedis.pool.min-idle",
-				"must not be greater than 'spring.data.redis.jedis.pool.max-active'",
-				"spring.data.redis.jedis.pool.min-idle=" + above);
-	}
-
-	@Test
-	void maxActiveBelowTheDefaultMinIdleFailsNamingBoth() {
-		assertFailsNaming("spring.data.redis.jedis.pool.max-active",
-				"(3) must not be less than 'spring.data.redis.jedis.pool.min-idle', whose default is 4",
-				"spring.data.redis.jedis.pool.max-active=3");
-	}
-
-	@Test
-	void minIdleAboveMaxIdleFailsNamingBoth() {
-		assertFailsNaming("spring.data.redis.lettuce.pool.min-idle",
-				"must not be greater than 'spring.data.redis.lettuce.pool.max-idle'",
-				"spring.data.redis.lettuce.pool.max-idle=3", "spring.data.redis.lettuce.pool.min-idle=4");
-	}
-
-	@Test
-	void poolPropertiesAreNotCheckedWhenTheApplicationTurnedPoolingOff() {
-		this.runner
-			.withPropertyValues("spring.data.redis.lettuce.pool.enabled=false",
-					"spring.data.redis.lettuce.pool.min-idle=-1")
-			.run((context) -> assertThat(context).hasNotFailed());
-	}
-
-	@Test
-	void poolPropertiesAreNotCheckedWhenSlotwiseLeavesThePoolAlone() {
-		this.runner.withPropertyValues("slotwise.pool.enabled=false", "spring.data.redis.jedis.pool.min-idle=-1")
-			.run((context) -> assertThat(context).hasNotFailed());
+	@ParameterizedTest(name = "{0}")
+	@CsvSource(delimiter = '|', textBlock = """
+			spring.data.redis.jedis.pool.max-active=-1
+			spring.data.redis.jedis.pool.max-active=0
+			spring.data.redis.jedis.pool.max-idle=-1
+			spring.data.redis.jedis.pool.min-idle=-1
+			spring.data.redis.lettuce.pool.max-active=-1
+			spring.data.redis.lettuce.pool.min-idle=-1
+			""")
+	void poolValuesSpringBootAcceptsStartWithSlotwiseToo(String property) {
+		// Spring Boot and commons-pool accept any number (negative limits mean unlimited); so does Slotwise.
+		this.runner.withPropertyValues(property).run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
@@ -101,13 +74,6 @@ class SlotwisePropertiesValidationTests {
 		assertFailureAnalysis(output, "--slotwise.multikey.jedis-executor.threads=0",
 				"Property: slotwise.multikey.jedis-executor.threads", "Value: \"0\"",
 				"Reason: 'slotwise.multikey.jedis-executor.threads' must be at least 1");
-	}
-
-	@Test
-	void failureAnalysisReportsTheSpringBootPoolPropertyValueAndReason(CapturedOutput output) {
-		assertFailureAnalysis(output, "--spring.data.redis.jedis.pool.min-idle=-1",
-				"Property: spring.data.redis.jedis.pool.min-idle", "Value: \"-1\"",
-				"Reason: 'spring.data.redis.jedis.pool.min-idle' must not be negative");
 	}
 
 	@Test

@@ -11,6 +11,7 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.QueryTimeoutException;
 
 /**
  * Keeps one Jedis node batch within its call: the batch stops when the call ended (its future was cancelled or
@@ -42,14 +43,14 @@ final class JedisBatchGuard {
 	/**
 	 * Throws when the batch must not write anything more.
 	 * @throws CancellationException when the call ended
-	 * @throws DataAccessResourceFailureException when the call's deadline passed
+	 * @throws QueryTimeoutException when the call's deadline passed
 	 */
 	void check() {
 		if (this.batch.isDone()) {
 			throw new CancellationException("Batch for " + this.node + " abandoned: its multi-key call ended");
 		}
 		if (left() <= 0) {
-			throw new DataAccessResourceFailureException("Batch for " + this.node
+			throw new QueryTimeoutException("Batch for " + this.node
 					+ " abandoned: the multi-key call's deadline (slotwise.multikey.timeout) passed");
 		}
 	}

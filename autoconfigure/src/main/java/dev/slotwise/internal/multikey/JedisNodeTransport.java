@@ -26,10 +26,12 @@ import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.exceptions.JedisDataException;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.connection.jedis.JedisExceptionConverter;
 
 /**
  * Sends node batches over connections borrowed from Jedis's per-node pools, one batch per task on the
@@ -45,6 +47,9 @@ final class JedisNodeTransport implements NodeTransport {
 	static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(5);
 
 	/** Far enough never to come, near enough not to overflow {@link System#nanoTime()} arithmetic. */
+	/** Spring Data Redis's translation of Jedis's exceptions, which the call's failures follow. */
+	private static final JedisExceptionConverter EXCEPTIONS = new JedisExceptionConverter();
+
 	private static final long NO_DEADLINE = Long.MAX_VALUE / 4;
 
 	private final RedisClusterClient client;
@@ -75,6 +80,16 @@ final class JedisNodeTransport implements NodeTransport {
 			Routing current = this.routing;
 			return (current != null) ? current.topology : topologyProvider.getTopology();
 		}, client, callTimeout, releaser);
+	}
+
+	@Override
+	public @Nullable DataAccessException translate(Throwable failure) {
+		return (failure instanceof Exception ex) ? EXCEPTIONS.convert(ex) : null;
+	}
+
+	@Override
+	public boolean errorRepliesAreApiUsageErrors() {
+		return true;
 	}
 
 	@Override

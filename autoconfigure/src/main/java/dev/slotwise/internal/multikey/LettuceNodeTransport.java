@@ -28,6 +28,9 @@ import io.netty.util.Timeout;
 import io.lettuce.core.tracing.TraceContext;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
+
 /**
  * Sends node batches over Lettuce's multiplexed node connections, with no thread of its own: Lettuce's I/O is
  * asynchronous. Each flush window of a batch is handed to the node connection's event loop as one message
@@ -36,6 +39,9 @@ import org.jspecify.annotations.Nullable;
  * Lettuce's topology refresh.
  */
 final class LettuceNodeTransport implements NodeTransport {
+
+	/** Spring Data Redis's translation of Lettuce's exceptions, which the call's failures follow. */
+	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
 	/** Lettuce's command type for each of ours, resolved once. */
 	private static final Map<MultiKeyCommand, CommandType> COMMAND_TYPES = commandTypes();
@@ -67,6 +73,11 @@ final class LettuceNodeTransport implements NodeTransport {
 			RedisURI uri = master.getUri();
 			return new NodeAddress(uri.getHost(), uri.getPort());
 		};
+	}
+
+	@Override
+	public @Nullable DataAccessException translate(Throwable failure) {
+		return (failure instanceof Exception ex) ? EXCEPTIONS.convert(ex) : null;
 	}
 
 	@Override

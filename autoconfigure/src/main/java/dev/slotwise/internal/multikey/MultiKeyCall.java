@@ -1,6 +1,5 @@
 package dev.slotwise.internal.multikey;
 
-import dev.slotwise.multikey.MultiKeyException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,10 +17,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
+import dev.slotwise.internal.multikey.Failures.Kind;
 import dev.slotwise.internal.multikey.NodeTransport.ErrorReply;
 import dev.slotwise.internal.multikey.NodeTransport.Request;
 import dev.slotwise.internal.routing.NodeAddress;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DataAccessException;
 
 /**
  * The state of one multi-key call while its node batches are in flight: routes its {@link SlotCommand}s to nodes,
@@ -60,7 +62,7 @@ final class MultiKeyCall<R> {
 	private final CompletableFuture<Void> done = new CompletableFuture<>();
 
 	/** Set once, by the first failure, before it cancels the batches in flight and ends the call. */
-	private final AtomicReference<MultiKeyException> failure = new AtomicReference<>();
+	private final AtomicReference<DataAccessException> failure = new AtomicReference<>();
 
 	private final long deadline;
 
@@ -93,7 +95,7 @@ final class MultiKeyCall<R> {
 	 * Sends the commands and waits for the call to end, on the caller's thread.
 	 * @param commands the planned commands
 	 * @return the result
-	 * @throws MultiKeyException when a node fails, a reply is an error, redirects run out, or the deadline passes
+	 * @throws DataAccessException a {@link dev.slotwise.multikey.MultiKeyFailure} when a node fails, a reply is an error, redirects run out, or the deadline passes
 	 */
 	R run(List<SlotCommand> commands) {
 		begin(commands);
@@ -103,7 +105,8 @@ final class MultiKeyCall<R> {
 
 	/**
 	 * Sends the commands and returns at once: the future completes from the transport's callbacks, or with a
-	 * {@link MultiKeyException} on failure or at the deadline (a task on the transport's timer, so no thread waits).
+	 * {@link dev.slotwise.multikey.MultiKeyFailure} on failure or at the deadline (a task on the transport's timer, so no
+	 * thread waits).
 	 * Cancelling the future cancels the node batches still in flight.
 	 * @param commands the planned commands
 	 * @return the result to come
@@ -124,7 +127,7 @@ final class MultiKeyCall<R> {
 		});
 		result.whenComplete((value, failure) -> {
 			if (result.isCancelled()) {
-				fail(new MultiKeyException(this.command + " cancelled", List.of(), List.of(), null));
+				fail(failure(Kind.OTHER, this.command + " cancelled", List.of(), List.of(), null));
 			}
 		});
 		begin(commands);
@@ -156,8 +159,8 @@ final class MultiKeyCall<R> {
 						router = this.transport.router();
 					}
 					catch (RuntimeException ex) {
-						fail(new MultiKeyException(this.command + " failed: no topology", List.of(), slotsOf(commands),
-								ex));
+						fail(failure(Failures.classify(ex, this.transport), this.command + " failed: no topology", List.of(),
+								slotsOf(commands), ex));
 						return;
 					}
 				}
@@ -165,7 +168,7 @@ final class MultiKeyCall<R> {
 			}
 			if (node == null) {
 				this.transport.invalidateTopology();
-				fail(new MultiKeyException(this.command + " failed: no master serves the slot", List.of(),
+				fail(failure(Kind.OTHER, this.command + " failed: no master serves the slot", List.of(),
 						List.of(command.slot()), null));
 				return;
 			}
@@ -210,7 +213,7 @@ final class MultiKeyCall<R> {
 					Throwable cause = unwrap(failure);
 					if (!(cause instanceof CancellationException)) {
 						this.transport.invalidateTopology();
-						fail(new MultiKeyException(this.command + " failed", List.of(node.toString()),
+						fail(failure(classify(cause), this.command + " failed", List.of(node.toString()),
 								slotsOf(commands), cause));
 					}
 				}
@@ -219,7 +222,8 @@ final class MultiKeyCall<R> {
 				}
 			}
 			catch (RuntimeException ex) {
-				fail(new MultiKeyException(this.command + " failed", List.of(node.toString()), slotsOf(commands), ex));
+				fail(failure(Failures.classify(ex, this.transport), this.command + " failed", List.of(node.toString()),
+						slotsOf(commands), ex));
 			}
 			finally {
 				release();
@@ -246,12 +250,12 @@ final class MultiKeyCall<R> {
 			String message = error.message();
 			Redirect redirect = Redirect.parse(message, node);
 			if (redirect == null) {
-				fail(new MultiKeyException(this.command + " failed (" + command.path(node, message) + ")",
+				fail(failure(Kind.ERROR_REPLY, this.command + " failed (" + command.path(node, message) + ")",
 						List.of(node.toString()), List.of(command.slot()), null));
 				return;
 			}
 			if (command.attempt() >= this.settings.maxRedirects()) {
-				fail(new MultiKeyException(this.command + " failed after " + command.attempt() + " redirects ("
+				fail(failure(Kind.ERROR_REPLY, this.command + " failed after " + command.attempt() + " redirects ("
 						+ command.path(node, message) + ")", List.of(node.toString()), List.of(command.slot()),
 						null));
 				return;
@@ -297,7 +301,7 @@ final class MultiKeyCall<R> {
 			this.done.get(Math.max(0, this.deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		catch (TimeoutException ex) {
-			MultiKeyException timeout = expire();
+			DataAccessException timeout = expire();
 			if (timeout != null) {
 				throw timeout;
 			}
@@ -305,16 +309,16 @@ final class MultiKeyCall<R> {
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = ex.getCause();
-			if (cause instanceof MultiKeyException multiKey) {
+			if (cause instanceof DataAccessException failure && cause instanceof dev.slotwise.multikey.MultiKeyFailure) {
 				// Rethrown on the caller's thread with its own stack, keeping the original as the cause chain.
-				throw new MultiKeyException(multiKey.what(), multiKey.getNodes(), multiKey.getSlots(),
-						(multiKey.getCause() != null) ? multiKey.getCause() : multiKey);
+				throw Failures.rethrown(failure, this.transport);
 			}
-			throw new MultiKeyException(this.command + " failed", List.of(), List.of(), cause);
+			throw failure((cause != null) ? Failures.classify(cause, this.transport) : Kind.OTHER,
+					this.command + " failed", List.of(), List.of(), cause);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			MultiKeyException interrupted = new MultiKeyException(this.command + " interrupted", List.of(), List.of(),
+			DataAccessException interrupted = failure(Kind.OTHER, this.command + " interrupted", List.of(), List.of(),
 					ex);
 			fail(interrupted);
 			throw interrupted;
@@ -325,14 +329,14 @@ final class MultiKeyCall<R> {
 	 * Ends the call at its deadline, naming the nodes and slots still in flight.
 	 * @return the exception that ended the call, or {@code null} when it had already ended
 	 */
-	private @Nullable MultiKeyException expire() {
+	private @Nullable DataAccessException expire() {
 		Set<String> nodes = new HashSet<>();
 		Set<Integer> slots = new HashSet<>();
 		for (InFlight batch : this.inFlight) {
 			nodes.add(batch.node.toString());
 			slots.addAll(slotsOf(batch.commands));
 		}
-		MultiKeyException timeout = new MultiKeyException(
+		DataAccessException timeout = failure(Kind.TIMEOUT,
 				this.command + " timed out after " + this.settings.timeout().toMillis() + " ms", nodes, slots, null);
 		if (!fail(timeout)) {
 			return null;
@@ -355,7 +359,7 @@ final class MultiKeyCall<R> {
 	 * a batch sent meanwhile sees the failure recorded first and cancels itself.
 	 * @return whether this failure ended the call
 	 */
-	private boolean fail(MultiKeyException ex) {
+	private boolean fail(DataAccessException ex) {
 		if (!this.failure.compareAndSet(null, ex)) {
 			return false;
 		}
@@ -366,6 +370,17 @@ final class MultiKeyCall<R> {
 			}
 		}
 		return this.done.completeExceptionally(ex);
+	}
+
+	private Kind classify(Throwable cause) {
+		// A batch that fails once the deadline passed failed because of it: over Jedis the deadline ends a read by
+		// closing or timing out its socket, which would otherwise read as a connection failure.
+		return (System.nanoTime() - this.deadline >= 0) ? Kind.TIMEOUT : Failures.classify(cause, this.transport);
+	}
+
+	private DataAccessException failure(Kind kind, String what, java.util.Collection<String> nodes,
+			java.util.Collection<Integer> slots, @Nullable Throwable cause) {
+		return Failures.create(kind, this.transport, what, nodes, slots, cause);
 	}
 
 	private boolean isOver() {

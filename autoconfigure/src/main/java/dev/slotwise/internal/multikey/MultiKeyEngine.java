@@ -1,6 +1,5 @@
 package dev.slotwise.internal.multikey;
 
-import dev.slotwise.multikey.MultiKeyException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -68,7 +67,7 @@ final class MultiKeyEngine {
 	/**
 	 * Like {@link #mGet(byte[][])}, without waiting: the future completes from the transport's callbacks.
 	 * @param keys the keys, at least one
-	 * @return the values to come; completes exceptionally with {@link MultiKeyException}
+	 * @return the values to come; completes exceptionally with a {@link dev.slotwise.multikey.MultiKeyFailure}
 	 */
 	CompletableFuture<List<byte @Nullable []>> mGetAsync(byte[][] keys) {
 		return start(MultiKeyCommand.MGET, keys, null, new ReplyAccumulator.Values(keys.length));

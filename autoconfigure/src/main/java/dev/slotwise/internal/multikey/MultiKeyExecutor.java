@@ -66,6 +66,29 @@ public final class MultiKeyExecutor implements AutoCloseable {
 			thread.setDaemon(true);
 			return thread;
 		};
+		return create(threads, queueCapacity, factory, awaitTermination);
+	}
+
+	/**
+	 * Creates an executor whose threads come from the given factory, for example virtual threads when the
+	 * application enabled them ({@code spring.threads.virtual.enabled=true}), as Spring Boot gives Spring Data
+	 * Redis's own cluster executor. The bound stays: at most {@code threads} batches run at once, each holding one
+	 * pooled connection.
+	 * @param threads the most batches running at once, positive
+	 * @param queueCapacity the most batches waiting, positive
+	 * @param threadFactory creates the threads
+	 * @param awaitTermination how long {@link #close()} waits for running batches
+	 * @return the executor; threads start on demand
+	 */
+	public static MultiKeyExecutor create(int threads, int queueCapacity, ThreadFactory threadFactory,
+			Duration awaitTermination) {
+		if (threads < 1) {
+			throw new IllegalArgumentException("'threads' must be positive, was " + threads);
+		}
+		if (queueCapacity < 1) {
+			throw new IllegalArgumentException("'queueCapacity' must be positive, was " + queueCapacity);
+		}
+		ThreadFactory factory = threadFactory;
 		LongAdder callerRuns = new LongAdder();
 		ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, IDLE_THREAD_KEEP_ALIVE.toMillis(),
 				TimeUnit.MILLISECONDS,

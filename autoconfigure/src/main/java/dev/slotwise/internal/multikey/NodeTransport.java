@@ -7,6 +7,8 @@ import java.util.function.IntFunction;
 import dev.slotwise.internal.routing.NodeAddress;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.dao.DataAccessException;
+
 /**
  * What the engine needs from a client library: the current slot owners, and a way to write a batch of commands to
  * one node in one flush and collect the replies.
@@ -55,6 +57,25 @@ interface NodeTransport {
 	 * @throws UnsupportedOperationException when the transport runs no asynchronous calls
 	 */
 	Runnable schedule(Runnable task, long delayNanos);
+
+	/**
+	 * Translates a failure of {@link #send(NodeAddress, List, int)} the way Spring Data Redis translates the client
+	 * library's exceptions, so that the call fails with the same type as without Slotwise.
+	 * @param failure the failure
+	 * @return the translation, or {@code null} when the client's translation knows no type for it
+	 */
+	default @Nullable DataAccessException translate(Throwable failure) {
+		return null;
+	}
+
+	/**
+	 * Returns whether Spring Data Redis reports the client's error replies as
+	 * {@code InvalidDataAccessApiUsageException} (Jedis) rather than {@code RedisSystemException} (Lettuce).
+	 * @return whether error replies are API usage errors
+	 */
+	default boolean errorRepliesAreApiUsageErrors() {
+		return false;
+	}
 
 	/**
 	 * Tells the topology source that slots moved ({@code MOVED}) or a node failed, so the next lookup refreshes.

@@ -5,7 +5,7 @@
  * <p>
  * Internal to Slotwise: not API. Types here may change or go in any release, public or not; applications use the
  * {@code slotwise.*} properties, {@code dev.slotwise.autoconfigure}, {@code dev.slotwise.connection} and
- * {@code dev.slotwise.multikey.MultiKeyException}.
+ * {@code dev.slotwise.multikey.MultiKeyFailure}.
  */
 @NullMarked
 package dev.slotwise.internal.multikey;

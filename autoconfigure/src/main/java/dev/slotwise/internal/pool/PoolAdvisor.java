@@ -49,7 +49,14 @@ public final class PoolAdvisor {
 					+ "connection when the pool is exhausted: a slow node then hangs request threads instead of "
 					+ "failing them. Set a bounded wait such as 2s.");
 		}
-		if (settings.minIdle() == 0) {
+		if (settings.minIdle() > 0 && settings.maxIdle() >= 0 && settings.minIdle() > settings.maxIdle()) {
+			advice.add(settings.origin("minIdle") + "=" + settings.minIdle() + " is above "
+					+ settings.origin("maxIdle") + "=" + settings.maxIdle() + ": the pool keeps at most "
+					+ settings.maxIdle() + " idle connections. Lower the first or raise the second.");
+		}
+		// Over Lettuce the pool serves dedicated connections only (blocking commands, transactions): every other
+		// command shares one connection per node, so an empty pool costs the first requests nothing.
+		if (settings.minIdle() == 0 && validationCostsARoundTrip) {
 			advice.add(settings.origin("minIdle") + "=0 keeps no connection open: the first requests after start-up "
 					+ "and after idle periods pay the TCP connect (and TLS/AUTH) on the request path. Keep a few "
 					+ "idle connections, e.g. 4.");

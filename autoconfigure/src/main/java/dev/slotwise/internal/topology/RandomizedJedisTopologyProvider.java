@@ -61,7 +61,8 @@ import org.springframework.data.redis.connection.jedis.JedisClusterConnection.Je
  * a majority of masters agree, takes a master out of {@link ClusterTopology#getActiveMasterNodes()}.
  * <p>
  * It extends Spring Data Redis's {@link JedisClusterTopologyProvider} so that code casting
- * {@code getTopologyProvider()} to it keeps working; none of the superclass's state or caching is used.
+ * {@code getTopologyProvider()} to it keeps working, and returns Spring Data Redis's topology type
+ * ({@link SpringDataJedisTopology}); none of the superclass's state or caching is used.
  */
 final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		implements RefreshableTopologyProvider, AutoCloseable {
@@ -87,7 +88,11 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 
 	private final NewMasters newMasters;
 
-	private volatile @Nullable Snapshot cached;
+	/**
+	 * Named apart from the superclass's unused {@code cached}, which Spring Data Redis's own tests reset by reflection
+	 * and which therefore must not be this one.
+	 */
+	private volatile @Nullable Snapshot lastSnapshot;
 
 	/** Bumped by {@link #invalidate()}; a snapshot fetched under an older generation is stale. */
 	private final AtomicLong generation = new AtomicLong();
@@ -142,7 +147,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 
 	@Override
 	public ClusterTopology getTopology() {
-		Snapshot snapshot = this.cached;
+		Snapshot snapshot = this.lastSnapshot;
 		if (isFresh(snapshot)) {
 			this.observer.lookup(true);
 			return snapshot.topology();
@@ -164,7 +169,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 
 	@Override
 	public @Nullable ClusterTopology lastFetchedTopology() {
-		Snapshot snapshot = this.cached;
+		Snapshot snapshot = this.lastSnapshot;
 		return (snapshot != null) ? snapshot.topology() : null;
 	}
 
@@ -195,7 +200,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 
 	private Snapshot refreshIfAllowed() {
 		// Another refresher may have finished between our cache check and winning the slot: its answer is as good.
-		Snapshot current = this.cached;
+		Snapshot current = this.lastSnapshot;
 		if (isFresh(current)) {
 			return current;
 		}
@@ -258,7 +263,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		if (pools.isEmpty()) {
 			throw closedClient();
 		}
-		Map<String, RedisClusterNode> known = knownNodes(this.cached);
+		Map<String, RedisClusterNode> known = knownNodes(this.lastSnapshot);
 		List<String> order = RefreshOrder.shuffled(pools.keySet(), (address) -> tier(known.get(address)));
 		Map<String, Exception> errors = new LinkedHashMap<>();
 		Snapshot fetched = ask(pools, order, errors, generationAtStart);
@@ -325,9 +330,11 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 					.apply(Converters.toSetOfRedisClusterNodes(new Jedis(connection).clusterNodes()));
 				long now = System.nanoTime();
 				this.observer.refreshed(address, true, Duration.ofNanos(now - start));
-				Snapshot previous = this.cached;
-				Snapshot snapshot = new Snapshot(new ClusterTopology(topology), now + jitteredTtl(), generationAtStart);
-				this.cached = snapshot;
+				Snapshot previous = this.lastSnapshot;
+				long ttl = jitteredTtl();
+				Snapshot snapshot = new Snapshot(SpringDataJedisTopology.create(topology, System.currentTimeMillis(),
+						TimeUnit.NANOSECONDS.toMillis(ttl)), now + ttl, generationAtStart);
+				this.lastSnapshot = snapshot;
 				this.newMasters.compare((previous != null) ? previous.topology() : null, snapshot.topology());
 				return snapshot;
 			}

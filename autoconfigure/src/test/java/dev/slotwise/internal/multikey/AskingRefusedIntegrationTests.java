@@ -2,13 +2,14 @@ package dev.slotwise.internal.multikey;
 
 import java.util.List;
 
-import dev.slotwise.multikey.MultiKeyException;
+import dev.slotwise.multikey.MultiKeyFailure;
 import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,8 +50,9 @@ class AskingRefusedIntegrationTests {
 					try {
 						migration.moveKeys(List.of(tag + ":moved"));
 						cluster.resetStats();
-						assertThatExceptionOfType(MultiKeyException.class)
+						assertThatExceptionOfType(DataAccessException.class)
 							.isThrownBy(() -> template.opsForValue().multiGet(keys))
+							.isInstanceOf(MultiKeyFailure.class)
 							.withMessageContaining("NOPERM")
 							.withMessageContaining("asking")
 							.withMessageNotContaining("redirects");

@@ -1,6 +1,6 @@
 package dev.slotwise.internal.multikey;
 
-import dev.slotwise.multikey.MultiKeyException;
+import dev.slotwise.multikey.MultiKeyApiUsageException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * A failed cross-slot {@code mSet} over Jedis stops writing: the other nodes' batches, written one window at a time,
  * stop at their next window boundary, so that at most the window each was writing lands after the caller got the
- * {@link MultiKeyException}. One master refuses writes at once ({@code OOM}, {@code maxmemory 1}) while the two
+ * {@link MultiKeyApiUsageException}. One master refuses writes at once ({@code OOM}, {@code maxmemory 1}) while the two
  * others each have thousands of one-key windows to go; the keys counted on the servers tell what was written.
  */
 @WithRedisCluster
@@ -51,7 +51,7 @@ class JedisCancelledWritesIntegrationTests {
 				MultiKeyExecutor executor = context.getBean(MultiKeyExecutor.class);
 				cluster.withAdmin(refusing, (jedis) -> jedis.configSet("maxmemory", "1"));
 				try {
-					assertThatExceptionOfType(MultiKeyException.class)
+					assertThatExceptionOfType(MultiKeyApiUsageException.class)
 						.isThrownBy(() -> template.opsForValue().multiSet(values))
 						.withMessageContaining("OOM");
 					long atFailure = keysOnHealthyMasters(cluster, refusing);

@@ -1,6 +1,6 @@
 package dev.slotwise.internal.multikey;
 
-import dev.slotwise.multikey.MultiKeyException;
+import dev.slotwise.multikey.MultiKeyTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
@@ -41,7 +41,7 @@ class MultiKeyCommandTimeoutIntegrationTests {
 				}
 				long start = System.nanoTime();
 				try {
-					assertThatExceptionOfType(MultiKeyException.class)
+					assertThatExceptionOfType(MultiKeyTimeoutException.class)
 						.isThrownBy(() -> connection.stringCommands().mGet(keys))
 						.withMessageContaining("timed out after " + COMMAND_TIMEOUT.toMillis() + " ms");
 					// The command timeout plus scheduling margin; the engine's own default (5 s) would outlast the

@@ -1,6 +1,8 @@
 package dev.slotwise.internal.multikey;
 
 import dev.slotwise.multikey.MultiKeyException;
+import dev.slotwise.multikey.MultiKeyFailure;
+import dev.slotwise.multikey.MultiKeyTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,9 +85,9 @@ class MultiKeyEngineAsyncTests {
 		// join() waits here, in the test; the engine completes the future from its timer.
 		assertThatExceptionOfType(CompletionException.class).isThrownBy(future::join)
 			.havingCause()
-			.isInstanceOf(MultiKeyException.class)
+			.isInstanceOf(MultiKeyTimeoutException.class)
 			.withMessageContaining("timed out after 200 ms")
-			.satisfies((ex) -> assertThat(((MultiKeyException) ex).getNodes()).containsExactly(B.toString()));
+			.satisfies((ex) -> assertThat(((MultiKeyFailure) ex).getNodes()).containsExactly(B.toString()));
 		assertThat(this.cluster.sentTo(B)).singleElement()
 			.satisfies((batch) -> assertThat(batch.future().isCancelled()).isTrue());
 	}

@@ -2,6 +2,8 @@ package dev.slotwise.internal.multikey;
 
 import dev.slotwise.internal.routing.RedirectKind;
 import dev.slotwise.multikey.MultiKeyException;
+import dev.slotwise.multikey.MultiKeySystemException;
+import dev.slotwise.multikey.MultiKeyTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -167,7 +169,9 @@ class MultiKeyEngineTests {
 			}
 
 		}, new MultiKeySettings(500, 10_000, Duration.ofSeconds(5), 3), this.observer);
-		assertThatExceptionOfType(MultiKeyException.class).isThrownBy(() -> engine.mGet(new byte[][] { key, key("z") }))
+		// Redirects ran out: Lettuce's error reply, which Spring Data Redis translates to RedisSystemException.
+		assertThatExceptionOfType(MultiKeySystemException.class)
+			.isThrownBy(() -> engine.mGet(new byte[][] { key, key("z") }))
 			.withMessageContaining("failed after 3 redirects")
 			.withMessageContaining("MGET at " + owner + ": MOVED, ")
 			.withMessageContaining("MGET at " + other + ": MOVED, ")
@@ -178,7 +182,7 @@ class MultiKeyEngineTests {
 	@Test
 	void anErrorThatIsNoRedirectFailsAtOnceNamingTheReply() {
 		this.cluster.answerError(B, "CLUSTERDOWN The cluster is down");
-		assertThatExceptionOfType(MultiKeyException.class).isThrownBy(() -> engine(settings()).mGet(keys(100)))
+		assertThatExceptionOfType(MultiKeySystemException.class).isThrownBy(() -> engine(settings()).mGet(keys(100)))
 			.withMessageContaining("CLUSTERDOWN The cluster is down")
 			.withMessageContaining(B.toString())
 			.withMessageNotContaining("redirects");
@@ -199,7 +203,7 @@ class MultiKeyEngineTests {
 	void timeoutWhileBatchesAreInFlightNamesTheSilentNodeAndCancelsItsBatch() {
 		this.cluster.behave(B, Behaviour.HANG);
 		MultiKeyEngine engine = engine(new MultiKeySettings(500, 10_000, Duration.ofMillis(200), 5));
-		assertThatExceptionOfType(MultiKeyException.class).isThrownBy(() -> engine.mGet(keys(100)))
+		assertThatExceptionOfType(MultiKeyTimeoutException.class).isThrownBy(() -> engine.mGet(keys(100)))
 			.withMessageContaining("timed out after 200 ms")
 			.satisfies((ex) -> assertThat(ex.getNodes()).containsExactly(B.toString()));
 		assertThat(this.cluster.sentTo(B)).singleElement()

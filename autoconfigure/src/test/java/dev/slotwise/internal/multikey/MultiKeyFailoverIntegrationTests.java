@@ -1,6 +1,6 @@
 package dev.slotwise.internal.multikey;
 
-import dev.slotwise.multikey.MultiKeyException;
+import dev.slotwise.multikey.MultiKeyFailure;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -21,6 +21,7 @@ import dev.slotwise.test.cluster.WithRedisCluster;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -28,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A master killed while 4 threads run cross-slot mGet: every call returns the right values or fails with a
- * {@link MultiKeyException}; never a wrong value or a silent null. After the failover, calls succeed again.
+ * {@link MultiKeyFailure}; never a wrong value or a silent null. After the failover, calls succeed again.
  */
 @WithRedisCluster(dedicated = true)
 class MultiKeyFailoverIntegrationTests {
@@ -56,7 +57,7 @@ class MultiKeyFailoverIntegrationTests {
 					awaitReplicated(cluster, victim);
 					AtomicBoolean stop = new AtomicBoolean();
 					AtomicLong correct = new AtomicLong();
-					ConcurrentLinkedQueue<MultiKeyException> clearFailures = new ConcurrentLinkedQueue<>();
+					ConcurrentLinkedQueue<DataAccessException> clearFailures = new ConcurrentLinkedQueue<>();
 					ConcurrentLinkedQueue<Throwable> wrong = new ConcurrentLinkedQueue<>();
 					ExecutorService readers = Executors.newFixedThreadPool(THREADS);
 					for (int t = 0; t < THREADS; t++) {
@@ -98,7 +99,7 @@ class MultiKeyFailoverIntegrationTests {
 	}
 
 	private static void read(RedisClusterConnection connection, byte[][] keys, AtomicLong correct,
-			ConcurrentLinkedQueue<MultiKeyException> clearFailures, ConcurrentLinkedQueue<Throwable> wrong) {
+			ConcurrentLinkedQueue<DataAccessException> clearFailures, ConcurrentLinkedQueue<Throwable> wrong) {
 		try {
 			List<byte[]> values = connection.stringCommands().mGet(keys);
 			for (int i = 0; i < keys.length; i++) {
@@ -111,8 +112,13 @@ class MultiKeyFailoverIntegrationTests {
 			}
 			correct.incrementAndGet();
 		}
-		catch (MultiKeyException ex) {
-			clearFailures.add(ex);
+		catch (DataAccessException ex) {
+			if (ex instanceof MultiKeyFailure) {
+				clearFailures.add(ex);
+			}
+			else {
+				wrong.add(ex);
+			}
 		}
 		catch (Throwable ex) {
 			wrong.add(ex);

@@ -1,6 +1,6 @@
 package dev.slotwise.internal.multikey;
 
-import dev.slotwise.multikey.MultiKeyException;
+import dev.slotwise.multikey.MultiKeyTimeoutException;
 import java.nio.charset.StandardCharsets;
 
 import dev.slotwise.test.cluster.RedisNode;
@@ -35,7 +35,7 @@ class MultiKeyTimeoutIntegrationTests {
 				}
 				long start = System.nanoTime();
 				try {
-					assertThatExceptionOfType(MultiKeyException.class)
+					assertThatExceptionOfType(MultiKeyTimeoutException.class)
 						.isThrownBy(() -> connection.stringCommands().mGet(keys))
 						.satisfies((ex) -> assertThat(ex.getNodes()).isNotEmpty());
 					assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);

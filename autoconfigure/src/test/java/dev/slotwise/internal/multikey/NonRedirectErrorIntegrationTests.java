@@ -3,7 +3,8 @@ package dev.slotwise.internal.multikey;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.slotwise.multikey.MultiKeyException;
+import dev.slotwise.multikey.MultiKeyApiUsageException;
+import dev.slotwise.multikey.MultiKeySystemException;
 import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
@@ -36,7 +37,10 @@ class NonRedirectErrorIntegrationTests {
 			cluster.withAdmin(full, (jedis) -> jedis.configSet("maxmemory-policy", "noeviction"));
 			cluster.withAdmin(full, (jedis) -> jedis.configSet("maxmemory", "1"));
 			try {
-				assertThatExceptionOfType(MultiKeyException.class)
+				// Spring Data Redis translates a Jedis error reply to InvalidDataAccessApiUsageException, a Lettuce one
+				// to RedisSystemException; the same types arrive here.
+				assertThatExceptionOfType(
+						"jedis".equals(client) ? MultiKeyApiUsageException.class : MultiKeySystemException.class)
 					.isThrownBy(() -> template.opsForValue().multiSet(entries))
 					.withMessageContaining("OOM")
 					.withMessageContaining(full.address())

@@ -1,6 +1,6 @@
 package dev.slotwise.internal.multikey;
 
-import dev.slotwise.multikey.MultiKeyException;
+import dev.slotwise.multikey.MultiKeyTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -218,9 +218,9 @@ class ReactiveMultiKeyIntegrationTests {
 				Mono<List<ByteBuffer>> call = reactive.stringCommands().mGet(buffers(keys))
 					.subscribeOn(Schedulers.parallel());
 				call.doOnError(errors::add).onErrorResume((ex) -> Mono.empty()).block(WAIT);
-				assertThat(imperativeError).isInstanceOf(MultiKeyException.class);
+				assertThat(imperativeError).isInstanceOf(MultiKeyTimeoutException.class);
 				assertThat(errors).singleElement()
-					.isInstanceOf(MultiKeyException.class)
+					.isInstanceOf(MultiKeyTimeoutException.class)
 					.satisfies((ex) -> assertThat(ex.getMessage()).contains("timed out after 300 ms"));
 				assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(1400));
 			}

@@ -46,9 +46,10 @@ class LettuceClusterPrewarmerIntegrationTests {
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
 					for (RedisNode master : up) {
-						// min-idle (4) pooled cluster connections, each connected to the master, plus the shared one.
+						// The shared connection's node connection; Lettuce's pool (min-idle 0, as Spring Boot's) stays
+						// empty until the application borrows from it.
 						assertThat(cluster.countClients(master, APP)).as("app connections on %s", master)
-							.isGreaterThanOrEqualTo(4 + 1);
+							.isBetween(1L, 2L);
 					}
 					assertThat(output)
 						.containsOnlyOnce("Could not pre-warm the connection to Redis node " + down.address());

@@ -100,16 +100,30 @@ class PoolIntegrationTests {
 	}
 
 	@Test
-	void lettucePoolHoldsMinIdleConnectionsToEveryMasterRightAfterStart(RedisTestCluster cluster) {
-		// Spring Boot pools Lettuce's dedicated connections because the starter brings commons-pool2.
+	void lettucePoolStaysEmptyByDefaultAsWithSpringBoot(RedisTestCluster cluster) {
+		// Spring Boot pools Lettuce's dedicated connections because the starter brings commons-pool2; nothing borrows
+		// from that pool unless the application runs blocking commands or transactions.
 		this.runner
 			.withPropertyValues("spring.data.redis.client-type=lettuce")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				for (RedisNode master : cluster.masters()) {
-					// min-idle (4) pooled cluster connections, each connected to the master, plus the shared one.
+					// The shared connection's link to the master, and perhaps its default connection to a seed node.
+					assertThat(cluster.countClients(master, APP)).as("app connections on %s", master).isBetween(1L, 2L);
+				}
+			});
+	}
+
+	@Test
+	void lettucePoolHoldsAnExplicitMinIdleToEveryMasterRightAfterStart(RedisTestCluster cluster) {
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=lettuce", "spring.data.redis.lettuce.pool.min-idle=2")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				for (RedisNode master : cluster.masters()) {
+					// min-idle (2) pooled cluster connections, each connected to the master, plus the shared one.
 					assertThat(cluster.countClients(master, APP)).as("app connections on %s", master)
-						.isGreaterThanOrEqualTo(4 + 1);
+						.isGreaterThanOrEqualTo(2 + 1);
 				}
 			});
 	}

@@ -1,0 +1,52 @@
+package dev.slotwise.multikey;
+
+import java.util.Collection;
+import java.util.Set;
+import java.util.SortedSet;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.QueryTimeoutException;
+
+/**
+ * A cross-slot multi-key command did not end within its timeout ({@code slotwise.multikey.timeout}, capped by
+ * {@code spring.data.redis.timeout}): the {@code QueryTimeoutException} Spring Data Redis raises for a command
+ * timeout, naming the nodes still in flight and their slots.
+ */
+public class MultiKeyTimeoutException extends QueryTimeoutException implements MultiKeyFailure {
+
+	private final FailureDetails details;
+
+	/**
+	 * Creates an exception.
+	 * @param what what failed, e.g. {@code "MGET failed"}
+	 * @param nodes the nodes involved, as {@code host:port}
+	 * @param slots the slots whose keys were not (all) processed
+	 * @param cause the cause, if any
+	 */
+	public MultiKeyTimeoutException(String what, Collection<String> nodes, Collection<Integer> slots,
+			@Nullable Throwable cause) {
+		this(FailureDetails.of(what, nodes, slots), cause);
+	}
+
+	private MultiKeyTimeoutException(FailureDetails details, @Nullable Throwable cause) {
+		super(details.message(cause), cause);
+		this.details = details;
+	}
+
+	@Override
+	public String what() {
+		return this.details.what();
+	}
+
+	@Override
+	public Set<String> getNodes() {
+		return this.details.nodes();
+	}
+
+	@Override
+	public SortedSet<Integer> getSlots() {
+		return this.details.slots();
+	}
+
+}
