@@ -5,7 +5,6 @@ import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -297,12 +296,6 @@ final class SoakReport {
 			chart.addAnnotation(new AnnotationText(fault.kind, at, top * (0.98 - 0.04 * (fault.number % 4)), false));
 		}
 		BitmapEncoder.saveBitmap(chart, this.options.out().resolve("timeline.png").toString(), BitmapFormat.PNG);
-	}
-
-	static List<String> names(List<Target> targets) {
-		List<String> names = new ArrayList<>();
-		targets.forEach((t) -> names.add(t.name));
-		return names;
 	}
 
 }
