@@ -267,16 +267,25 @@ final class SoakReport {
 		int i = 0;
 		for (Target target : this.targets) {
 			double[] ops = new double[n];
-			double[] errors = new double[n];
+			// Errors only where there were some: a row of zeros along the axis hides the operations.
+			List<Double> errorSeconds = new java.util.ArrayList<>();
+			List<Double> errors = new java.util.ArrayList<>();
 			for (int s = 0; s < n; s++) {
 				ops[s] = target.opsPerSecond.get(s);
-				errors[s] = target.errorsPerSecond.get(s);
+				long e = target.errorsPerSecond.get(s);
+				if (e > 0) {
+					errorSeconds.add((double) s);
+					errors.add((double) e);
+				}
 			}
 			Color color = colors[i++ % colors.length];
 			XYSeries opsSeries = chart.addSeries(target.name + " ops/s", x, ops);
 			opsSeries.setMarker(SeriesMarkers.NONE);
 			opsSeries.setLineColor(color);
-			XYSeries errorSeries = chart.addSeries(target.name + " errors/s", x, errors);
+			if (errors.isEmpty()) {
+				continue;
+			}
+			XYSeries errorSeries = chart.addSeries(target.name + " errors/s", errorSeconds, errors);
 			errorSeries.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
 			errorSeries.setMarker(SeriesMarkers.CIRCLE);
 			errorSeries.setMarkerColor(color);
