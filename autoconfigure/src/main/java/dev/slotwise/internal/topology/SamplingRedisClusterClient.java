@@ -9,13 +9,20 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterPushHandler;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.StatefulRedisClusterConnectionImpl;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.json.JsonParser;
 import io.lettuce.core.resource.ClientResources;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -85,6 +92,24 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		this.pacer = new RefreshPacer(settings.minRefreshInterval(), settings.cacheTtl());
 		this.minIntervalNanos = settings.minRefreshInterval().toNanos();
 		this.maxQuietNanos = Math.max(this.minIntervalNanos, settings.cacheTtl().toNanos());
+	}
+
+	/**
+	 * Lettuce's cluster connection with one difference: a command whose caller cancelled it (Spring Data's timeout)
+	 * is never written later, see {@link CancellationAwareClusterConnection}.
+	 */
+	@Override
+	protected <V, K> StatefulRedisClusterConnectionImpl<K, V> newStatefulRedisClusterConnection(
+			RedisChannelWriter channelWriter, ClusterPushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout,
+			Supplier<JsonParser> parser) {
+		return new CancellationAwareClusterConnection<>(channelWriter, pushHandler, codec, timeout, parser);
+	}
+
+	@Override
+	protected <V, K> StatefulRedisClusterConnectionImpl<K, V> newStatefulRedisClusterConnection(
+			RedisChannelWriter channelWriter, ClusterPushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout) {
+		return new CancellationAwareClusterConnection<>(channelWriter, pushHandler, codec, timeout,
+				ClientOptions.DEFAULT_JSON_PARSER);
 	}
 
 	@Override

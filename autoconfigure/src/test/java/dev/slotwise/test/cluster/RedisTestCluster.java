@@ -90,6 +90,22 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
+	 * Starts and forms a cluster of local {@code redis-server} processes with more configuration for every node, for
+	 * example {@code --enable-debug-command local} so that {@code DEBUG SLEEP} can be sent (the chaos soak does).
+	 * Not shared: the caller closes it.
+	 * @param shape the number of masters and replicas
+	 * @param extraArguments more {@code redis-server} arguments for every node
+	 * @return the running cluster, healthy
+	 * @throws IllegalStateException when {@code redis-server} is not installed, or the cluster does not form in time
+	 */
+	public static RedisTestCluster startWithArguments(ClusterShape shape, List<String> extraArguments) {
+		String executable = LocalProcessLauncher.findExecutable()
+			.orElseThrow(() -> new IllegalStateException("No redis-server found (PATH, /usr/bin, /usr/local/bin, "
+					+ "SLOTWISE_REDIS_SERVER); install it with 'apt-get install -y redis-server'"));
+		return start(shape, new LocalProcessLauncher(executable, extraArguments));
+	}
+
+	/**
 	 * Starts and forms a cluster whose nodes announce a hostname and prefer it as their endpoint
 	 * ({@code cluster-announce-hostname}, {@code cluster-preferred-endpoint-type hostname}): {@code CLUSTER SLOTS}
 	 * and redirects name the hostname, {@code CLUSTER NODES} both. The nodes are addressed by that hostname, which
