@@ -25,6 +25,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class MultiKeyExecutor implements AutoCloseable {
 
+	/** The name of the one thread that gives broken replica connections back, whatever creates the batch threads. */
+	static final String RELEASER_THREAD_NAME = "slotwise-multikey-release";
+
 	/** How long an idle thread (a batch thread or the releaser) waits for work before it ends. */
 	private static final Duration IDLE_THREAD_KEEP_ALIVE = Duration.ofSeconds(60);
 
@@ -103,7 +106,7 @@ public final class MultiKeyExecutor implements AutoCloseable {
 		pool.allowCoreThreadTimeOut(true);
 		ThreadPoolExecutor releaser = new ThreadPoolExecutor(1, 1, IDLE_THREAD_KEEP_ALIVE.toMillis(),
 				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), (runnable) -> {
-					Thread thread = new Thread(runnable, threadNamePrefix + "release");
+					Thread thread = new Thread(runnable, RELEASER_THREAD_NAME);
 					thread.setDaemon(true);
 					return thread;
 				});
