@@ -8,6 +8,10 @@ import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
 import dev.slotwise.internal.multikey.JedisMultiKeySupport;
 import dev.slotwise.internal.multikey.JedisReadFrom;
 import dev.slotwise.internal.multikey.LettuceMultiKeySupport;
+import dev.slotwise.internal.keyspace.KeyspaceSupport;
+import dev.slotwise.internal.keyspace.ScanObserver;
+import dev.slotwise.internal.keyspace.ScanSettings;
+import dev.slotwise.internal.metrics.KeyspaceMeters;
 import dev.slotwise.internal.metrics.MultiKeyExecutorMeters;
 import dev.slotwise.internal.metrics.MultiKeyMeters;
 import dev.slotwise.internal.multikey.MultiKeyExecutor;
@@ -78,7 +82,7 @@ class SlotwiseMultiKeyConfiguration {
 		@Order(SlotwiseOrder.MULTIKEY)
 		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisMultiKeyCustomizer(SlotwiseProperties properties,
 				MultiKeySettings settings, MultiKeyExecutor executor, ObjectProvider<MultiKeyObserver.Source> meters,
-				ObjectProvider<PipelineObserver.Source> pipelineMeters) {
+				ObjectProvider<PipelineObserver.Source> pipelineMeters, ObjectProvider<ScanObserver.Source> scanMeters) {
 			JedisReadFrom readFrom = switch (properties.getMultikey().getReadFrom()) {
 				case MASTER -> JedisReadFrom.MASTER;
 				case REPLICA -> JedisReadFrom.REPLICA;
@@ -86,7 +90,9 @@ class SlotwiseMultiKeyConfiguration {
 			};
 			return (factory) -> JedisMultiKeySupport
 				.customizer(settings, executor, observer(meters, SlotwiseJedisConfiguration.CLIENT),
-						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT), readFrom)
+						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT), readFrom,
+						properties.getKeyspace().isEnabled() ? KeyspaceSupport.jedis(scanSettings(properties),
+								scanObserver(scanMeters, SlotwiseJedisConfiguration.CLIENT)) : null)
 				.customize(factory);
 		}
 
@@ -111,7 +117,8 @@ class SlotwiseMultiKeyConfiguration {
 		@Bean
 		@Order(SlotwiseOrder.MULTIKEY)
 		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceMultiKeyCustomizer(SlotwiseProperties properties,
-				MultiKeySettings settings, ObjectProvider<MultiKeyObserver.Source> meters) {
+				MultiKeySettings settings, ObjectProvider<MultiKeyObserver.Source> meters,
+				ObjectProvider<ScanObserver.Source> scanMeters) {
 			SlotwiseProperties.ReadFrom readFrom = properties.getMultikey().getReadFrom();
 			return (factory) -> {
 				// Only a Lettuce factory in use reaches here. Ignored rather than fatal: one configuration may serve
@@ -123,11 +130,24 @@ class SlotwiseMultiKeyConfiguration {
 							+ " is ignored: it applies to Jedis only. Over Lettuce the multi-key engine's reads follow "
 							+ "spring.data.redis.lettuce.read-from, as Lettuce's own reads do");
 				}
-				LettuceMultiKeySupport.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT))
+				LettuceMultiKeySupport.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT),
+						properties.getKeyspace().isEnabled() ? KeyspaceSupport.lettuce(scanSettings(properties),
+								scanObserver(scanMeters, SlotwiseLettuceConfiguration.CLIENT)) : null)
 					.customize(factory);
 			};
 		}
 
+	}
+
+	private static ScanSettings scanSettings(SlotwiseProperties properties) {
+		SlotwiseProperties.Keyspace keyspace = properties.getKeyspace();
+		return new ScanSettings(keyspace.getConcurrency(), keyspace.getReadAhead(), keyspace.getFailoverTimeout(),
+				keyspace.getTimeout());
+	}
+
+	private static ScanObserver scanObserver(ObjectProvider<ScanObserver.Source> meters, String client) {
+		ScanObserver.Source available = meters.getIfAvailable();
+		return (available != null) ? available.forClient(client) : ScanObserver.NONE;
 	}
 
 	private static PipelineObserver pipelineObserver(ObjectProvider<PipelineObserver.Source> meters, String client) {
@@ -159,6 +179,12 @@ class SlotwiseMultiKeyConfiguration {
 		@ConditionalOnMissingBean
 		PipelineMeters slotwisePipelineMeters() {
 			return new PipelineMeters();
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		KeyspaceMeters slotwiseKeyspaceMeters() {
+			return new KeyspaceMeters();
 		}
 
 	}

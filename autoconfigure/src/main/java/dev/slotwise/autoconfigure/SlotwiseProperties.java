@@ -38,6 +38,8 @@ public class SlotwiseProperties implements Validator {
 
 	private final Metrics metrics = new Metrics();
 
+	private final Keyspace keyspace = new Keyspace();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -60,6 +62,10 @@ public class SlotwiseProperties implements Validator {
 
 	public Metrics getMetrics() {
 		return this.metrics;
+	}
+
+	public Keyspace getKeyspace() {
+		return this.keyspace;
 	}
 
 	@Override
@@ -92,6 +98,11 @@ public class SlotwiseProperties implements Validator {
 		checks.atLeast("multikey.jedis-executor.queue-capacity", executor.getQueueCapacity(), 1);
 		checks.notEmpty("multikey.jedis-executor.thread-name-prefix", executor.getThreadNamePrefix());
 		checks.notNegative("multikey.jedis-executor.await-termination", executor.getAwaitTermination());
+		Keyspace keyspace = properties.getKeyspace();
+		checks.atLeast("keyspace.concurrency", keyspace.getConcurrency(), 1);
+		checks.atLeast("keyspace.read-ahead", keyspace.getReadAhead(), 1);
+		checks.notNegative("keyspace.failover-timeout", keyspace.getFailoverTimeout());
+		checks.positive("keyspace.timeout", keyspace.getTimeout());
 	}
 
 	/**
@@ -510,6 +521,79 @@ public class SlotwiseProperties implements Validator {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * Cluster-wide key walks: {@code scan}, {@code keys} and cache clearing on every master in parallel (they need the
+	 * multi-key engine: {@code slotwise.multikey.enabled}).
+	 */
+	public static class Keyspace {
+
+		/**
+		 * Whether scan(ScanOptions), keys(pattern) and cache clearing on a cluster walk every master in parallel.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How many nodes a scan reads at the same time.
+		 */
+		private int concurrency = 4;
+
+		/**
+		 * How many keys a scan buffers ahead of its consumer before it stops reading nodes.
+		 */
+		private int readAhead = 10_000;
+
+		/**
+		 * How long a scan whose node stopped answering waits for the node's slots to be served again.
+		 */
+		private Duration failoverTimeout = Duration.ofSeconds(30);
+
+		/**
+		 * How long keys(pattern) on all masters may take.
+		 */
+		private Duration timeout = Duration.ofSeconds(60);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(int concurrency) {
+			this.concurrency = concurrency;
+		}
+
+		public int getReadAhead() {
+			return this.readAhead;
+		}
+
+		public void setReadAhead(int readAhead) {
+			this.readAhead = readAhead;
+		}
+
+		public Duration getFailoverTimeout() {
+			return this.failoverTimeout;
+		}
+
+		public void setFailoverTimeout(Duration failoverTimeout) {
+			this.failoverTimeout = failoverTimeout;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
 		}
 
 	}

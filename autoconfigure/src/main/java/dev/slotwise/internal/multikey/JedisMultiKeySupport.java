@@ -78,6 +78,24 @@ public final class JedisMultiKeySupport {
 	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver,
 			JedisReadFrom readFrom) {
+		return customizer(settings, executor, observer, pipelineObserver, readFrom, null);
+	}
+
+	/**
+	 * Returns a customizer like
+	 * {@link #customizer(MultiKeySettings, MultiKeyExecutor, MultiKeyObserver, PipelineObserver, JedisReadFrom)} whose
+	 * connections hand {@code scan(ScanOptions)} and {@code keys(byte[])} to cluster-wide key walks.
+	 * @param settings the engine's limits
+	 * @param executor the threads node batches (and key walks) run on; owned by the caller, who closes it
+	 * @param observer sees each cross-slot call and redirect
+	 * @param pipelineObserver sees each pipeline
+	 * @param readFrom where cross-slot reads ({@code MGET}, {@code EXISTS}) and key walks go
+	 * @param keyspaces creates the key walks of a client, or {@code null} to leave them to Spring Data Redis
+	 * @return the customizer
+	 */
+	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver,
+			JedisReadFrom readFrom, @Nullable Keyspaces keyspaces) {
 		if (readFrom == null) {
 			throw new IllegalArgumentException("'readFrom' must not be null");
 		}
@@ -96,7 +114,7 @@ public final class JedisMultiKeySupport {
 		// Fails start-up, naming the method, should Spring Data Redis no longer have a method the engine serves.
 		MultiKeyCommands.requireInterceptedMethods();
 		return (factory) -> factory.claimClusterConnections(CONTRIBUTOR,
-				new ConnectionReplacer(factory, settings, executor, observer, pipelineObserver, readFrom));
+				new ConnectionReplacer(factory, settings, executor, observer, pipelineObserver, readFrom, keyspaces));
 	}
 
 	/**
@@ -117,11 +135,15 @@ public final class JedisMultiKeySupport {
 
 		private final JedisReadFrom readFrom;
 
+		private final @Nullable Keyspaces keyspaces;
+
 		private volatile @Nullable Engine engine;
 
 		ConnectionReplacer(SlotwiseJedisConnectionFactory factory, MultiKeySettings settings, MultiKeyExecutor executor,
-				MultiKeyObserver observer, PipelineObserver pipelineObserver, JedisReadFrom readFrom) {
+				MultiKeyObserver observer, PipelineObserver pipelineObserver, JedisReadFrom readFrom,
+				@Nullable Keyspaces keyspaces) {
 			this.factory = factory;
+			this.keyspaces = keyspaces;
 			this.readFrom = readFrom;
 			this.pipelineObserver = pipelineObserver;
 			this.settings = settings;
@@ -135,7 +157,7 @@ public final class JedisMultiKeySupport {
 			ClusterTopologyProvider topologyProvider = this.factory.getRequiredTopologyProvider();
 			Engine current = engine(client, topologyProvider);
 			return new SlotwiseJedisClusterConnection(client, this.factory.getRequiredCommandExecutor(),
-					topologyProvider, current.engine, current.pipelining);
+					topologyProvider, current.engine, current.pipelining, current.keyspace);
 		}
 
 		/**
@@ -150,7 +172,9 @@ public final class JedisMultiKeySupport {
 				current = new Engine(client, topologyProvider,
 						new MultiKeyEngine(transport, this.settings, this.observer),
 						new JedisClusterPipelining(client, transport::router, transport::invalidateTopology,
-								this.executor.executor(), this.settings, this.pipelineObserver));
+								this.executor.executor(), this.settings, this.pipelineObserver),
+						(this.keyspaces != null) ? this.keyspaces.create(client, topologyProvider,
+								this.executor.executor(), this.readFrom != JedisReadFrom.MASTER) : null);
 				this.engine = current;
 			}
 			return current;
@@ -159,7 +183,26 @@ public final class JedisMultiKeySupport {
 	}
 
 	private record Engine(RedisClusterClient client, ClusterTopologyProvider topologyProvider, MultiKeyEngine engine,
-			JedisClusterPipelining pipelining) {
+			JedisClusterPipelining pipelining, @Nullable KeyspaceCommands keyspace) {
+	}
+
+	/**
+	 * Creates the cluster-wide key walks of one started client ({@code dev.slotwise.internal.keyspace}).
+	 */
+	@FunctionalInterface
+	public interface Keyspaces {
+
+		/**
+		 * Creates the key walks.
+		 * @param client the started client, whose node pools the walks borrow from
+		 * @param topologyProvider the factory's topology provider
+		 * @param executor the multi-key executor's threads
+		 * @param readFromReplicas whether the application reads from replicas
+		 * @return the key walks
+		 */
+		KeyspaceCommands create(RedisClusterClient client, ClusterTopologyProvider topologyProvider,
+				java.util.concurrent.Executor executor, boolean readFromReplicas);
+
 	}
 
 }

@@ -9,6 +9,8 @@ import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Puts slot-aware parallel multi-key commands into a {@link SlotwiseLettuceConnectionFactory}.
@@ -41,6 +43,20 @@ public final class LettuceMultiKeySupport {
 	 */
 	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyObserver observer) {
+		return customizer(settings, observer, null);
+	}
+
+	/**
+	 * Returns a customizer like {@link #customizer(MultiKeySettings, MultiKeyObserver)} whose connections, imperative
+	 * and reactive, hand {@code scan} and {@code keys} to cluster-wide key walks.
+	 * @param settings the engine's limits
+	 * @param observer sees each cross-slot call and redirect
+	 * @param keyspaces creates the key walks over a native connection, or {@code null} to leave them to Spring Data
+	 * Redis
+	 * @return the customizer
+	 */
+	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings,
+			MultiKeyObserver observer, @Nullable Keyspaces keyspaces) {
 		if (observer == null) {
 			throw new IllegalArgumentException("'observer' must not be null");
 		}
@@ -61,14 +77,39 @@ public final class LettuceMultiKeySupport {
 				};
 				return new SlotwiseLettuceClusterConnection(shared, provider, topologyProvider, executor, timeout,
 						(connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, asking, invalidate),
-								settings, observer));
+								settings, observer),
+						(keyspaces != null) ? (connection) -> keyspaces.create(connection, invalidate) : null);
 			});
+			if (keyspaces != null) {
+				// SLOTWISE-KEYSPACE reactive wiring (issue #20): the reactive connections' scan/keys go to the same
+				// key walks, over the native connection the reactive multi-key calls use. Re-wire onto the reactive
+				// decorator when it moves to dev.slotwise.
+				factory.setReactiveKeyspace(new LettuceReactiveKeyspace(factory::getOrCreateNativeClusterConnection,
+						(connection) -> keyspaces.create(connection, refresher::refresh)));
+			}
 			// Reactive calls share the imperative path's native connection (or, with sharing off, run over one of the
 			// factory's own), ASK connection and partition refresh.
 			factory.setReactiveMultiKeyRouter(new LettuceReactiveMultiKey(factory::getOrCreateNativeClusterConnection,
 					(connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, asking, refresher::refresh),
 							settings, observer)));
 		};
+	}
+
+	/**
+	 * Creates the cluster-wide key walks over one native connection ({@code dev.slotwise.internal.keyspace}).
+	 */
+	@FunctionalInterface
+	public interface Keyspaces {
+
+		/**
+		 * Creates the key walks.
+		 * @param connection the native cluster connection whose node connections the walks use
+		 * @param invalidateTopology asks for a partition refresh after a node failed
+		 * @return the key walks
+		 */
+		ReactiveKeyspaceCommands create(StatefulRedisClusterConnection<byte[], byte[]> connection,
+				Runnable invalidateTopology);
+
 	}
 
 	/**

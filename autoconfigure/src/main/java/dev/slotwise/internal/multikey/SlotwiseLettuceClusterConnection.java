@@ -16,8 +16,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
 
 /**
  * A {@link LettuceClusterConnection} whose cross-slot {@code mGet}, {@code mSet}, {@code del}, {@code unlink} and
- * {@code exists} run on the multi-key engine over Lettuce's node connections; every other command is Spring Data
- * Redis's.
+ * {@code exists} run on the multi-key engine over Lettuce's node connections, and whose {@code scan(ScanOptions)} and
+ * {@code keys(byte[])} walk every master in parallel when the keyspace walks are on; every other command is Spring
+ * Data Redis's.
  */
 final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 
@@ -27,16 +28,34 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 
 	private final MultiKeyCommands multiKey;
 
+	private final @Nullable Function<StatefulRedisClusterConnection<byte[], byte[]>, KeyspaceCommands> keyspaces;
+
 	private @Nullable MultiKeyEngine engine;
+
+	private @Nullable KeyspaceCommands keyspace;
 
 	SlotwiseLettuceClusterConnection(@Nullable StatefulRedisClusterConnection<byte[], byte[]> sharedConnection,
 			LettuceConnectionProvider connectionProvider, ClusterTopologyProvider topologyProvider,
 			ClusterCommandExecutor executor, Duration timeout,
 			Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines) {
+		this(sharedConnection, connectionProvider, topologyProvider, executor, timeout, engines, null);
+	}
+
+	/**
+	 * @param keyspaces creates the cluster-wide key walks over a native connection ({@code scan(ScanOptions)},
+	 * {@code keys(byte[])}), or {@code null} to leave those to Spring Data Redis
+	 */
+	SlotwiseLettuceClusterConnection(@Nullable StatefulRedisClusterConnection<byte[], byte[]> sharedConnection,
+			LettuceConnectionProvider connectionProvider, ClusterTopologyProvider topologyProvider,
+			ClusterCommandExecutor executor, Duration timeout,
+			Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines,
+			@Nullable Function<StatefulRedisClusterConnection<byte[], byte[]>, KeyspaceCommands> keyspaces) {
 		super(sharedConnection, connectionProvider, topologyProvider, executor, timeout);
 		this.sharedConnection = sharedConnection;
 		this.engines = engines;
-		this.multiKey = new MultiKeyCommands(this::engine, () -> isPipelined() || isQueueing());
+		this.keyspaces = keyspaces;
+		this.multiKey = new MultiKeyCommands(this::engine, () -> isPipelined() || isQueueing(),
+				(keyspaces != null) ? this::keyspace : null);
 	}
 
 	@Override
@@ -47,6 +66,27 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 	@Override
 	public RedisKeyCommands keyCommands() {
 		return this.multiKey.keys(super::keyCommands);
+	}
+
+	/**
+	 * Creates the key walks on first use, over the same native connection as the engine.
+	 */
+	private KeyspaceCommands keyspace() {
+		KeyspaceCommands keyspace = this.keyspace;
+		if (keyspace == null) {
+			keyspace = java.util.Objects.requireNonNull(this.keyspaces).apply(nativeClusterConnection());
+			this.keyspace = keyspace;
+		}
+		return keyspace;
+	}
+
+	private StatefulRedisClusterConnection<byte[], byte[]> nativeClusterConnection() {
+		StatefulRedisClusterConnection<byte[], byte[]> connection = this.sharedConnection;
+		if (connection == null) {
+			connection = ((RedisAdvancedClusterAsyncCommands<byte[], byte[]>) getNativeConnection())
+				.getStatefulConnection();
+		}
+		return connection;
 	}
 
 	/**

@@ -18,6 +18,7 @@ import org.springframework.data.redis.connection.ReactiveRedisConnection.Boolean
 import org.springframework.data.redis.connection.ReactiveRedisConnection.MultiValueResponse;
 import org.springframework.data.redis.connection.ReactiveRedisConnection.NumericResponse;
 import org.springframework.data.redis.connection.ReactiveStringCommands.MSetCommand;
+import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.util.Assert;
 
 /**
@@ -36,6 +37,9 @@ public abstract class SlotwiseReactiveLettuceConnectionFactory extends LettuceCo
 
 	private volatile @Nullable LettuceConnectionProvider reactiveProvider;
 
+	// SLOTWISE-KEYSPACE (issue #20): the reactive scan/keys routing, kept apart for the move to dev.slotwise.
+	private volatile @Nullable ReactiveKeyspace reactiveKeyspace;
+
 	/**
 	 * Creates a factory for a cluster.
 	 * @param clusterConfiguration the cluster nodes and redirect limit
@@ -52,6 +56,15 @@ public abstract class SlotwiseReactiveLettuceConnectionFactory extends LettuceCo
 	 */
 	public void setReactiveMultiKeyRouter(@Nullable MultiKeyRouter router) {
 		this.reactiveMultiKeyRouter = router;
+	}
+
+	/**
+	 * Sets what runs the reactive connections' {@code scan(ScanOptions)} and {@code keys(pattern)} across every
+	 * master; {@code null} leaves them to Spring Data Redis. Takes effect with a {@link MultiKeyRouter} only.
+	 * @param keyspace the key walks
+	 */
+	public void setReactiveKeyspace(@Nullable ReactiveKeyspace keyspace) {
+		this.reactiveKeyspace = keyspace;
 	}
 
 	@Override
@@ -74,13 +87,13 @@ public abstract class SlotwiseReactiveLettuceConnectionFactory extends LettuceCo
 			return super.getReactiveClusterConnection();
 		}
 		if (!getShareNativeConnection()) {
-			return new RoutingConnection(provider, client, router);
+			return new RoutingConnection(provider, client, router).withKeyspace(this.reactiveKeyspace);
 		}
 		StatefulConnection<ByteBuffer, ByteBuffer> shared = getSharedReactiveConnection();
 		if (shared == null) {
 			return super.getReactiveClusterConnection();
 		}
-		return new RoutingConnection(shared, provider, client, router);
+		return new RoutingConnection(shared, provider, client, router).withKeyspace(this.reactiveKeyspace);
 	}
 
 	/**
@@ -128,11 +141,39 @@ public abstract class SlotwiseReactiveLettuceConnectionFactory extends LettuceCo
 	}
 
 	/**
+	 * Runs the reactive {@code scan} and {@code keys} across every master (SLOTWISE-KEYSPACE, issue #20).
+	 */
+	public interface ReactiveKeyspace {
+
+		/**
+		 * Scans every master, honouring back-pressure.
+		 * @param options match, count and type
+		 * @return the keys, each at least once
+		 */
+		Flux<ByteBuffer> scan(ScanOptions options);
+
+		/**
+		 * Returns the keys matching a pattern on every master.
+		 * @param pattern the pattern
+		 * @return the keys
+		 */
+		Mono<List<ByteBuffer>> keys(ByteBuffer pattern);
+
+	}
+
+	/**
 	 * Spring Data Redis's reactive cluster connection with the cross-slot multi-key calls going to the router.
 	 */
 	static final class RoutingConnection extends LettuceReactiveRedisClusterConnection {
 
 		private final MultiKeyRouter router;
+
+		private @Nullable ReactiveKeyspace keyspace;
+
+		RoutingConnection withKeyspace(@Nullable ReactiveKeyspace keyspace) {
+			this.keyspace = keyspace;
+			return this;
+		}
 
 		RoutingConnection(StatefulConnection<ByteBuffer, ByteBuffer> shared, LettuceConnectionProvider provider,
 				RedisClusterClient client, MultiKeyRouter router) {
@@ -182,7 +223,36 @@ public abstract class SlotwiseReactiveLettuceConnectionFactory extends LettuceCo
 		@Override
 		public LettuceReactiveClusterKeyCommands keyCommands() {
 			MultiKeyRouter router = this.router;
+			ReactiveKeyspace keyspace = this.keyspace;
 			return new LettuceReactiveClusterKeyCommands(this) {
+
+				// SLOTWISE-KEYSPACE (issue #20): scan and keys across every master.
+				@Override
+				public Flux<ByteBuffer> scan(ScanOptions options) {
+					if (keyspace == null) {
+						return super.scan(options);
+					}
+					Assert.notNull(options, "ScanOptions must not be null");
+					return keyspace.scan(options);
+				}
+
+				@Override
+				public Mono<List<ByteBuffer>> keys(ByteBuffer pattern) {
+					if (keyspace == null) {
+						return super.keys(pattern);
+					}
+					Assert.notNull(pattern, "Pattern must not be null");
+					return keyspace.keys(pattern);
+				}
+
+				@Override
+				public Flux<MultiValueResponse<ByteBuffer, ByteBuffer>> keys(Publisher<ByteBuffer> patterns) {
+					if (keyspace == null) {
+						return super.keys(patterns);
+					}
+					return Flux.from(patterns).concatMap((pattern) -> keyspace.keys(pattern)
+						.map((keys) -> new MultiValueResponse<>(pattern, keys)));
+				}
 
 				@Override
 				public Flux<NumericResponse<List<ByteBuffer>, Long>> mDel(Publisher<List<ByteBuffer>> keysCollection) {
