@@ -487,7 +487,6 @@ final class ClusterScan {
 								+ "reading slots " + this.suspect + " once more: a key that moved with them may be "
 								+ "missing");
 					}
-					this.state = State.DONE;
 				}
 				else {
 					this.round++;
@@ -497,7 +496,14 @@ final class ClusterScan {
 				}
 			}
 			if (done) {
+				// Observed before the consumer can see the end, so that meters are current when a scan returns.
 				finished(ScanObserver.Outcome.COMPLETE);
+				synchronized (this) {
+					if (this.state.isOver()) {
+						return;
+					}
+					this.state = State.DONE;
+				}
 				signal();
 			}
 			else {
