@@ -79,6 +79,26 @@ final class KeyspaceTestSupport {
 		return calls;
 	}
 
+	/**
+	 * Looks again until the condition holds or the timeout passes.
+	 */
+	static boolean eventually(java.time.Duration timeout, java.util.function.BooleanSupplier condition) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (condition.getAsBoolean()) {
+				return true;
+			}
+			try {
+				Thread.sleep(50);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+		}
+		return condition.getAsBoolean();
+	}
+
 	static byte[] bytes(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
