@@ -13,9 +13,6 @@ import java.time.Duration;
  */
 public record ScanSettings(int concurrency, int readAhead, Duration failoverTimeout, Duration timeout) {
 
-	/** The defaults of {@code slotwise.keyspace.*}. */
-	public static final ScanSettings DEFAULTS = new ScanSettings(4, 10_000, Duration.ofSeconds(30),
-			Duration.ofSeconds(60));
 
 	/**
 	 * Checks the limits.

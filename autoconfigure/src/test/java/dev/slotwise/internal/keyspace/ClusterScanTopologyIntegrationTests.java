@@ -140,7 +140,7 @@ class ClusterScanTopologyIntegrationTests {
 		return KeyspaceTestSupport.runner(client, cluster)
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-			.withPropertyValues("slotwise.keyspace.read-ahead=1000", "spring.data.redis.timeout=1s");
+			.withPropertyValues("slotwise.keyspace.read-ahead=1000", "spring.data.redis.timeout=3s");
 	}
 
 	private static long read(Cursor<byte[]> cursor, Set<String> keys, int limit) {

@@ -21,7 +21,8 @@ public final class Baselines {
 			"PipelineBenchmark", Map.entry("target", "sdr-jedis-one-by-one"),
 			"PoolThroughputBenchmark", Map.entry("pool", "validate-on-borrow-and-return"),
 			"FirstRequestsBenchmark", Map.entry("start", "no-prewarm"),
-			"TopologyLookupBenchmark", Map.entry("provider", "sdr"));
+			"TopologyLookupBenchmark", Map.entry("provider", "sdr"),
+			"KeyspaceBenchmark", Map.entry("target", "sdr-lettuce"));
 
 	private Baselines() {
 	}
