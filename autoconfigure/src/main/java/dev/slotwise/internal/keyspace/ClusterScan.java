@@ -87,6 +87,8 @@ final class ClusterScan {
 
 	private int running;
 
+	private int unfinished;
+
 	private int nextWalk;
 
 	private int round;
@@ -180,6 +182,7 @@ final class ClusterScan {
 			synchronized (this) {
 				if (this.state == State.STARTING) {
 					this.state = State.WALKING;
+					this.unfinished = this.walks.size();
 				}
 			}
 		});
@@ -354,6 +357,7 @@ final class ClusterScan {
 				walk.finished = true;
 				walk.inFlight = false;
 				this.running--;
+				this.unfinished--;
 			}
 			pump();
 		});
@@ -595,7 +599,11 @@ final class ClusterScan {
 				return null;
 			}
 			this.returned++;
-			low = this.buffer.size() < this.settings.readAhead();
+			// Only when a page could start: a walk idle (neither reading nor ended) and room in flight and in the
+			// buffer, or a rescan due. Keeps the per-key cost to one lock.
+			low = this.buffer.size() < this.settings.readAhead() && ((this.state == State.WALKING
+					&& this.running < this.settings.concurrency() && this.running < this.unfinished)
+					|| (this.state == State.RESCANNING && !this.rescanning));
 		}
 		if (low) {
 			pump();
