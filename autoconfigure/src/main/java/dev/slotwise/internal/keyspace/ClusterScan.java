@@ -26,8 +26,8 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
 /**
  * One cluster-wide {@code SCAN}: a cursor per master (or per replica of it, when the application reads from
  * replicas), at most {@link ScanSettings#concurrency()} pages in flight, at most about
- * {@link ScanSettings#readAhead()} keys buffered ahead of the consumer. Driven by its consumer: {@link #poll()} and
- * {@link #take()} hand out keys and let the walks read on; {@link #close()} stops every walk (no page is requested
+ * {@link ScanSettings#readAhead()} keys buffered ahead of the consumer. Driven by its consumer: {@link #pollPage()} and
+ * {@link #takePage()} hand out keys a page at a time (one lock per page, not per key) and let the walks read on; {@link #close()} stops every walk (no page is requested
  * after it; connections are the client's own and go back as each page completes).
  * <p>
  * What it returns is what {@code SCAN} promises, across topology changes too: every key present on the cluster for
@@ -73,7 +73,9 @@ final class ClusterScan {
 
 	private final long started = System.nanoTime();
 
-	private final ArrayDeque<byte[]> buffer = new ArrayDeque<>();
+	private final ArrayDeque<List<byte[]>> buffer = new ArrayDeque<>();
+
+	private int buffered;
 
 	private final List<Walk> walks = new ArrayList<>();
 
@@ -241,7 +243,7 @@ final class ClusterScan {
 		boolean verify = false;
 		synchronized (this) {
 			if (this.state == State.WALKING) {
-				while (this.running < this.settings.concurrency() && this.buffer.size() < this.settings.readAhead()) {
+				while (this.running < this.settings.concurrency() && this.buffered < this.settings.readAhead()) {
 					Walk walk = nextIdleWalk();
 					if (walk == null) {
 						break;
@@ -256,7 +258,7 @@ final class ClusterScan {
 				}
 			}
 			else if (this.state == State.RESCANNING && !this.rescanning
-					&& this.buffer.size() < this.settings.readAhead()) {
+					&& this.buffered < this.settings.readAhead()) {
 				rescan = this.rescans.poll();
 				if (rescan != null) {
 					this.rescanning = true;
@@ -314,7 +316,10 @@ final class ClusterScan {
 			if (this.state.isOver()) {
 				return;
 			}
-			this.buffer.addAll(page.keys());
+			if (!page.keys().isEmpty()) {
+				this.buffer.add(page.keys());
+				this.buffered += page.keys().size();
+			}
 			if (walk.restarted) {
 				this.rescanned += page.keys().size();
 			}
@@ -572,12 +577,17 @@ final class ClusterScan {
 				if (this.state.isOver()) {
 					return;
 				}
+				List<byte[]> found = new ArrayList<>();
 				for (ScanTransport.TypedKey key : keys) {
 					if ((this.match == null || Glob.matches(this.match, key.key()))
 							&& (this.type == null || this.type.equalsIgnoreCase(key.type()))) {
-						this.buffer.add(key.key());
-						this.rescanned++;
+						found.add(key.key());
 					}
+				}
+				if (!found.isEmpty()) {
+					this.buffer.add(found);
+					this.buffered += found.size();
+					this.rescanned += found.size();
 				}
 				this.rescanning = false;
 			}
@@ -587,40 +597,41 @@ final class ClusterScan {
 	}
 
 	/**
-	 * Returns a buffered key without waiting.
-	 * @return the key, or {@code null} when none is buffered
+	 * Returns the next buffered page of keys without waiting.
+	 * @return the keys, never empty, or {@code null} when none is buffered
 	 */
-	byte @Nullable [] poll() {
-		byte[] key;
+	@Nullable List<byte[]> pollPage() {
+		List<byte[]> page;
 		boolean low;
 		synchronized (this) {
-			key = this.buffer.poll();
-			if (key == null) {
+			page = this.buffer.poll();
+			if (page == null) {
 				return null;
 			}
-			this.returned++;
+			this.buffered -= page.size();
+			this.returned += page.size();
 			// Only when a page could start: a walk idle (neither reading nor ended) and room in flight and in the
-			// buffer, or a rescan due. Keeps the per-key cost to one lock.
-			low = this.buffer.size() < this.settings.readAhead() && ((this.state == State.WALKING
+			// buffer, or a rescan due.
+			low = this.buffered < this.settings.readAhead() && ((this.state == State.WALKING
 					&& this.running < this.settings.concurrency() && this.running < this.unfinished)
 					|| (this.state == State.RESCANNING && !this.rescanning));
 		}
 		if (low) {
 			pump();
 		}
-		return key;
+		return page;
 	}
 
 	/**
-	 * Returns the next key, waiting for one.
-	 * @return the key, or {@code null} at the end
+	 * Returns the next page of keys, waiting for one.
+	 * @return the keys, never empty, or {@code null} at the end
 	 * @throws DataAccessException when the scan failed
 	 */
-	byte @Nullable [] take() {
+	@Nullable List<byte[]> takePage() {
 		while (true) {
-			byte[] key = poll();
-			if (key != null) {
-				return key;
+			List<byte[]> page = pollPage();
+			if (page != null) {
+				return page;
 			}
 			synchronized (this) {
 				if (!this.buffer.isEmpty()) {
@@ -669,6 +680,7 @@ final class ClusterScan {
 			}
 			this.state = State.CLOSED;
 			this.buffer.clear();
+			this.buffered = 0;
 			notifyAll();
 		}
 		finished(ScanObserver.Outcome.CLOSED);
@@ -709,7 +721,7 @@ final class ClusterScan {
 		long restarts;
 		synchronized (this) {
 			notifyAll();
-			keys = this.returned + this.buffer.size();
+			keys = this.returned + this.buffered;
 			rescanned = this.rescanned;
 			restarts = this.restarts;
 		}

@@ -1,5 +1,6 @@
 package dev.slotwise.internal.keyspace;
 
+import java.util.List;
 import java.util.NoSuchElementException;
 
 import org.jspecify.annotations.Nullable;
@@ -16,7 +17,9 @@ final class ClusterScanCursor implements Cursor<byte[]> {
 
 	private final ClusterScan scan;
 
-	private byte @Nullable [] next;
+	private @Nullable List<byte[]> page;
+
+	private int index;
 
 	private long position;
 
@@ -33,14 +36,15 @@ final class ClusterScanCursor implements Cursor<byte[]> {
 		if (this.closed) {
 			throw new InvalidDataAccessApiUsageException("Cannot access a closed cursor");
 		}
-		if (this.next != null) {
+		if (this.page != null && this.index < this.page.size()) {
 			return true;
 		}
 		if (this.ended) {
 			return false;
 		}
-		this.next = this.scan.take();
-		this.ended = this.next == null;
+		this.page = this.scan.takePage();
+		this.index = 0;
+		this.ended = this.page == null;
 		return !this.ended;
 	}
 
@@ -49,8 +53,7 @@ final class ClusterScanCursor implements Cursor<byte[]> {
 		if (!hasNext()) {
 			throw new NoSuchElementException("The cluster-wide scan has no more keys");
 		}
-		byte[] key = this.next;
-		this.next = null;
+		byte[] key = this.page.get(this.index++);
 		this.position++;
 		return key;
 	}

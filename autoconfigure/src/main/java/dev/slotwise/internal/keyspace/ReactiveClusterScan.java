@@ -1,13 +1,16 @@
 package dev.slotwise.internal.keyspace;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
-import org.springframework.dao.DataAccessException;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
+
+import org.springframework.dao.DataAccessException;
 
 /**
  * The cluster-wide scan as a {@link Flux} that honours back-pressure: keys are emitted only as the subscriber
@@ -34,23 +37,29 @@ public final class ReactiveClusterScan {
 		ClusterScan scan = this.scans.get();
 		AtomicInteger work = new AtomicInteger();
 		AtomicBoolean terminated = new AtomicBoolean();
+		// The page being emitted; touched only inside the drain loop, which one thread runs at a time.
+		Pending pending = new Pending();
 		Runnable drain = () -> {
 			if (work.getAndIncrement() != 0) {
 				return;
 			}
 			do {
 				while (!sink.isCancelled() && sink.requestedFromDownstream() > 0) {
-					byte[] key = scan.poll();
-					if (key == null) {
-						break;
+					if (pending.page == null || pending.index == pending.page.size()) {
+						pending.page = scan.pollPage();
+						pending.index = 0;
+						if (pending.page == null) {
+							break;
+						}
 					}
-					sink.next(ByteBuffer.wrap(key));
+					sink.next(ByteBuffer.wrap(pending.page.get(pending.index++)));
 				}
+				boolean emptied = pending.page == null || pending.index == pending.page.size();
 				DataAccessException failure = scan.failure();
 				if (failure != null && terminated.compareAndSet(false, true)) {
 					sink.error(failure);
 				}
-				else if (scan.isFinished() && terminated.compareAndSet(false, true)) {
+				else if (emptied && scan.isFinished() && terminated.compareAndSet(false, true)) {
 					sink.complete();
 				}
 			}
@@ -60,6 +69,14 @@ public final class ReactiveClusterScan {
 		sink.onRequest((requested) -> drain.run());
 		sink.onDispose(scan::close);
 		scan.start();
+	}
+
+	private static final class Pending {
+
+		private @Nullable List<byte[]> page;
+
+		private int index;
+
 	}
 
 }

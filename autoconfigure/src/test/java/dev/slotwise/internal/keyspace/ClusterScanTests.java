@@ -158,14 +158,14 @@ class ClusterScanTests {
 			owner.put(key, owner.position(key));
 		}
 		ClusterScan scan = new ClusterScan(transport, SETTINGS, null, null, null, ScanObserver.NONE, false).start();
-		for (int i = 0; i < 10; i++) {
-			assertThat(scan.take()).isNotNull();
+		for (int i = 0; i < 3; i++) {
+			assertThat(scan.takePage()).isNotEmpty();
 		}
 		long scans = transport.scans;
 		// Read-ahead: 100 keys buffered at most, two pages in flight.
 		assertThat(scans).isLessThan(10);
 		scan.close();
-		assertThat(scan.poll()).isNull();
+		assertThat(scan.pollPage()).isNull();
 		assertThat(scan.isFinished()).isTrue();
 		assertThat(transport.scans).isEqualTo(scans);
 	}
@@ -173,8 +173,10 @@ class ClusterScanTests {
 	private static Result scan(FakeScanTransport transport) {
 		ClusterScan scan = new ClusterScan(transport, SETTINGS, null, null, null, ScanObserver.NONE, false).start();
 		Set<String> keys = new HashSet<>();
-		for (byte[] key = scan.take(); key != null; key = scan.take()) {
-			keys.add(new String(key, StandardCharsets.UTF_8));
+		for (List<byte[]> page = scan.takePage(); page != null; page = scan.takePage()) {
+			for (byte[] key : page) {
+				keys.add(new String(key, StandardCharsets.UTF_8));
+			}
 		}
 		return new Result(scan, keys);
 	}
