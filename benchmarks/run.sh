@@ -13,8 +13,9 @@
 #   benchmarks/run.sh --profile <Benchmark> [JMH options ...]
 #                                              one benchmark with -prof gc and -prof stack (and async-profiler when
 #                                              ASYNC_PROFILER_LIB or a libasyncProfiler.so is found), quick settings
-#   families: multiget reactive pipeline pool first topology cpu (default: all)
+#   families: multiget reactive pipeline pool first topology cpu keyspace (default: all but scale and keyspace)
 #             scale (not in the default: the cluster-size sweep, 3 to 24 masters, about 15 minutes)
+#             keyspace (not in the default: scan and cache clear of 200,000 keys)
 #
 # Then compare two runs: benchmarks/compare.sh benchmarks/results/<old> benchmarks/results/<new>
 # Run it on an otherwise idle machine: every trial shares the cores with the cluster.
@@ -34,8 +35,8 @@ while (($#)); do
 			[[ $# -ge 2 ]] || { echo "--profile needs a benchmark name, e.g. --profile MultiGetLatencyBenchmark" >&2; exit 2; }
 			mode=profile; profile=$2; shift
 			shift; jmh_extra=("$@"); break ;;
-		multiget|reactive|pipeline|pool|first|topology|cpu|scale) families+=("$1") ;;
-		-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+		multiget|reactive|pipeline|pool|first|topology|cpu|scale|keyspace) families+=("$1") ;;
+		-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
 		*) echo "Unknown argument: $1 (see benchmarks/run.sh --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -133,6 +134,9 @@ for family in "${families[@]}"; do
 			# Every trial starts its own cluster of the size; CPU per call and the topology commands' server cost go
 			# to cluster-size-*.csv beside the JSON.
 			jmh ClusterSizeBenchmark cluster-size -f 1 -wi 2 -w 3s -i 5 -r 3s ;;
+		quick:keyspace|full:keyspace)
+			# Scan and cache clear of 200,000 keys; one shot per iteration (each clear is preceded by a refill).
+			jmh KeyspaceBenchmark keyspace -bm ss -tu ms -f 1 -wi 1 -i 5 ;;
 		quick:cpu|full:cpu)
 			# CPU time per call (application and servers), not JMH: a Markdown table, not gated by compare.sh.
 			echo "cpu-per-call ..."

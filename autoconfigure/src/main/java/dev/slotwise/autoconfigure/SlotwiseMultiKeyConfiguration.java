@@ -7,6 +7,10 @@ import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
 import dev.slotwise.internal.multikey.JedisMultiKeySupport;
 import dev.slotwise.internal.multikey.LettuceMultiKeySupport;
+import dev.slotwise.internal.keyspace.KeyspaceSupport;
+import dev.slotwise.internal.keyspace.ScanObserver;
+import dev.slotwise.internal.keyspace.ScanSettings;
+import dev.slotwise.internal.metrics.KeyspaceMeters;
 import dev.slotwise.internal.metrics.MultiKeyMeters;
 import dev.slotwise.internal.multikey.MultiKeyExecutor;
 import dev.slotwise.internal.multikey.MultiKeyObserver;
@@ -97,12 +101,15 @@ class SlotwiseMultiKeyConfiguration {
 		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisMultiKeyCustomizer(SlotwiseProperties properties,
 				MultiKeySettings settings, ObjectProvider<MultiKeyExecutor> executor,
 				ObjectProvider<MultiKeyObserver.Source> meters, ObjectProvider<PipelineObserver.Source> pipelineMeters,
-				ObjectProvider<PubSubRuntime> pubSubRuntime, ObjectProvider<PubSubObserver.Source> pubSubMeters) {
+				ObjectProvider<PubSubRuntime> pubSubRuntime, ObjectProvider<PubSubObserver.Source> pubSubMeters,
+				ObjectProvider<ScanObserver.Source> scanMeters) {
 			MultiKeyReadFrom readFrom = properties.getMultikey().getReadFrom();
 			return (factory) -> JedisMultiKeySupport
 				.customizer(settings, executor.getObject(), observer(meters, SlotwiseJedisConfiguration.CLIENT),
 						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT), readFrom,
-						pubSubRuntime.getIfAvailable(), pubSubObserver(pubSubMeters, SlotwiseJedisConfiguration.CLIENT))
+						pubSubRuntime.getIfAvailable(), pubSubObserver(pubSubMeters, SlotwiseJedisConfiguration.CLIENT),
+						properties.getKeyspace().isEnabled() ? KeyspaceSupport.jedis(scanSettings(properties),
+								scanObserver(scanMeters, SlotwiseJedisConfiguration.CLIENT)) : null)
 				.customize(factory);
 		}
 
@@ -127,7 +134,8 @@ class SlotwiseMultiKeyConfiguration {
 		@Order(SlotwiseOrder.MULTIKEY)
 		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceMultiKeyCustomizer(SlotwiseProperties properties,
 				MultiKeySettings settings, ObjectProvider<MultiKeyObserver.Source> meters,
-				ObjectProvider<PubSubRuntime> pubSubRuntime, ObjectProvider<PubSubObserver.Source> pubSubMeters) {
+				ObjectProvider<PubSubRuntime> pubSubRuntime, ObjectProvider<PubSubObserver.Source> pubSubMeters,
+				ObjectProvider<ScanObserver.Source> scanMeters) {
 			MultiKeyReadFrom readFrom = properties.getMultikey().getReadFrom();
 			return (factory) -> {
 				// Only a Lettuce factory in use reaches here. Ignored rather than fatal: one configuration may serve
@@ -142,7 +150,9 @@ class SlotwiseMultiKeyConfiguration {
 				LettuceMultiKeySupport
 					.customizer(settings, observer(meters, SlotwiseLettuceConfiguration.CLIENT),
 							properties.getTopology().getMinRefreshInterval(), pubSubRuntime.getIfAvailable(),
-							pubSubObserver(pubSubMeters, SlotwiseLettuceConfiguration.CLIENT))
+							pubSubObserver(pubSubMeters, SlotwiseLettuceConfiguration.CLIENT),
+							properties.getKeyspace().isEnabled() ? KeyspaceSupport.lettuce(scanSettings(properties),
+									scanObserver(scanMeters, SlotwiseLettuceConfiguration.CLIENT)) : null)
 					.customize(factory);
 			};
 		}
@@ -154,6 +164,17 @@ class SlotwiseMultiKeyConfiguration {
 	 */
 	private static PipelineObserver pipelineObserver(ObjectProvider<PipelineObserver.Source> sources, String client) {
 		return PipelineObserver.of(sources.orderedStream().map((source) -> source.forClient(client)).toList());
+	}
+
+	private static ScanSettings scanSettings(SlotwiseProperties properties) {
+		SlotwiseProperties.Keyspace keyspace = properties.getKeyspace();
+		return new ScanSettings(keyspace.getConcurrency(), keyspace.getReadAhead(), keyspace.getFailoverTimeout(),
+				keyspace.getTimeout());
+	}
+
+	private static ScanObserver scanObserver(ObjectProvider<ScanObserver.Source> meters, String client) {
+		ScanObserver.Source available = meters.getIfAvailable();
+		return (available != null) ? available.forClient(client) : ScanObserver.NONE;
 	}
 
 	/**
@@ -187,6 +208,12 @@ class SlotwiseMultiKeyConfiguration {
 		@ConditionalOnMissingBean
 		PipelineMeters slotwisePipelineMeters() {
 			return new PipelineMeters();
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		KeyspaceMeters slotwiseKeyspaceMeters() {
+			return new KeyspaceMeters();
 		}
 
 	}

@@ -44,6 +44,8 @@ public class SlotwiseProperties implements Validator {
 
 	private final PubSub pubsub = new PubSub();
 
+	private final Keyspace keyspace = new Keyspace();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -74,6 +76,10 @@ public class SlotwiseProperties implements Validator {
 
 	public PubSub getPubsub() {
 		return this.pubsub;
+	}
+
+	public Keyspace getKeyspace() {
+		return this.keyspace;
 	}
 
 	@Override
@@ -110,6 +116,11 @@ public class SlotwiseProperties implements Validator {
 		checks.positive("pubsub.check-interval", pubSub.getCheckInterval());
 		checks.positive("pubsub.timeout", pubSub.getTimeout());
 		checks.notEmpty("pubsub.thread-name-prefix", pubSub.getThreadNamePrefix());
+		Keyspace keyspace = properties.getKeyspace();
+		checks.atLeast("keyspace.concurrency", keyspace.getConcurrency(), 1);
+		checks.atLeast("keyspace.read-ahead", keyspace.getReadAhead(), 1);
+		checks.notNegative("keyspace.failover-timeout", keyspace.getFailoverTimeout());
+		checks.positive("keyspace.timeout", keyspace.getTimeout());
 	}
 
 	/**
@@ -602,6 +613,79 @@ public class SlotwiseProperties implements Validator {
 
 		public void setShardedContainer(boolean shardedContainer) {
 			this.shardedContainer = shardedContainer;
+		}
+
+	}
+
+	/**
+	 * Cluster-wide key walks: {@code scan}, {@code keys} and cache clearing on every master in parallel (they need the
+	 * multi-key engine: {@code slotwise.multikey.enabled}).
+	 */
+	public static class Keyspace {
+
+		/**
+		 * Whether scan(ScanOptions), keys(pattern) and cache clearing on a cluster walk every master in parallel.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How many nodes a scan reads at the same time.
+		 */
+		private int concurrency = 4;
+
+		/**
+		 * How many keys a scan buffers ahead of its consumer before it stops reading nodes.
+		 */
+		private int readAhead = 10_000;
+
+		/**
+		 * How long a scan whose node stopped answering waits for the node's slots to be served again.
+		 */
+		private Duration failoverTimeout = Duration.ofSeconds(30);
+
+		/**
+		 * How long keys(pattern) on all masters may take.
+		 */
+		private Duration timeout = Duration.ofSeconds(60);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(int concurrency) {
+			this.concurrency = concurrency;
+		}
+
+		public int getReadAhead() {
+			return this.readAhead;
+		}
+
+		public void setReadAhead(int readAhead) {
+			this.readAhead = readAhead;
+		}
+
+		public Duration getFailoverTimeout() {
+			return this.failoverTimeout;
+		}
+
+		public void setFailoverTimeout(Duration failoverTimeout) {
+			this.failoverTimeout = failoverTimeout;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
 		}
 
 	}

@@ -83,27 +83,30 @@ public final class JedisMultiKeySupport {
 	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver,
 			MultiKeyReadFrom readFrom) {
-		return customizer(settings, executor, observer, pipelineObserver, readFrom, null, PubSubObserver.NONE);
+		return customizer(settings, executor, observer, pipelineObserver, readFrom, null, PubSubObserver.NONE, null);
 	}
 
 	/**
 	 * Returns a customizer like
 	 * {@link #customizer(MultiKeySettings, MultiKeyExecutor, MultiKeyObserver, PipelineObserver, MultiKeyReadFrom)} whose
-	 * connections also subscribe across the cluster (keyspace and keyevent notifications on every master).
+	 * connections also subscribe across the cluster (keyspace and keyevent notifications on every master) and hand
+	 * {@code scan(ScanOptions)} and {@code keys(byte[])} to cluster-wide key walks.
 	 * @param settings the engine's limits; {@code maxCommandsPerPipeline} and {@code maxRedirects} apply to
 	 * pipelines too
-	 * @param executor the threads node batches run on; owned by the caller, who closes it
+	 * @param executor the threads node batches (and key walks) run on; owned by the caller, who closes it
 	 * @param observer sees each cross-slot call and redirect
 	 * @param pipelineObserver sees each pipeline
-	 * @param readFrom where cross-slot reads ({@code MGET}, {@code EXISTS}) go; pipelines stay on masters
+	 * @param readFrom where cross-slot reads ({@code MGET}, {@code EXISTS}) and key walks go; pipelines stay on masters
 	 * @param pubSubRuntime the threads of cluster subscriptions, owned by the caller; {@code null} leaves Spring Data
 	 * Redis's subscriptions (on one node) in place
 	 * @param pubSubObserver sees subscriptions and messages
+	 * @param keyspaces creates the key walks of a client, or {@code null} to leave them to Spring Data Redis
 	 * @return the customizer
 	 */
 	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver,
-			MultiKeyReadFrom readFrom, @Nullable PubSubRuntime pubSubRuntime, PubSubObserver pubSubObserver) {
+			MultiKeyReadFrom readFrom, @Nullable PubSubRuntime pubSubRuntime, PubSubObserver pubSubObserver,
+			@Nullable Keyspaces keyspaces) {
 		if (pubSubObserver == null) {
 			throw new IllegalArgumentException("'pubSubObserver' must not be null");
 		}
@@ -126,7 +129,7 @@ public final class JedisMultiKeySupport {
 		MultiKeyCommands.requireInterceptedMethods();
 		return (factory) -> factory.claimClusterConnections(CONTRIBUTOR,
 				new ConnectionReplacer(factory, settings, executor, observer, pipelineObserver, readFrom, pubSubRuntime,
-						pubSubObserver));
+						pubSubObserver, keyspaces));
 	}
 
 	/**
@@ -151,15 +154,18 @@ public final class JedisMultiKeySupport {
 
 		private final PubSubObserver pubSubObserver;
 
+		private final @Nullable Keyspaces keyspaces;
+
 		/** One engine (and pipelining) per factory start: a restarted factory has a new client and provider. */
 		private final EngineHolder<Running, Engine> engine = new EngineHolder<>(this::build);
 
 		ConnectionReplacer(SlotwiseJedisConnectionFactory factory, MultiKeySettings settings, MultiKeyExecutor executor,
 				MultiKeyObserver observer, PipelineObserver pipelineObserver, MultiKeyReadFrom readFrom,
-				@Nullable PubSubRuntime pubSubRuntime, PubSubObserver pubSubObserver) {
+				@Nullable PubSubRuntime pubSubRuntime, PubSubObserver pubSubObserver, @Nullable Keyspaces keyspaces) {
 			this.factory = factory;
 			this.pubSubRuntime = pubSubRuntime;
 			this.pubSubObserver = pubSubObserver;
+			this.keyspaces = keyspaces;
 			this.readFrom = readFrom;
 			this.pipelineObserver = pipelineObserver;
 			this.settings = settings;
@@ -173,7 +179,7 @@ public final class JedisMultiKeySupport {
 			ClusterTopologyProvider topologyProvider = this.factory.getRequiredTopologyProvider();
 			Engine current = this.engine.get(new Running(client, topologyProvider));
 			return new SlotwiseJedisClusterConnection(client, this.factory.getRequiredCommandExecutor(),
-					topologyProvider, current.engine, current.pipelining, current.pubSub);
+					topologyProvider, current.engine, current.pipelining, current.pubSub, current.keyspace);
 		}
 
 		/**
@@ -184,12 +190,15 @@ public final class JedisMultiKeySupport {
 			JedisNodeTransport transport = new JedisNodeTransport(client, running.topologyProvider(),
 					this.executor.executor(), this.readFrom, this.settings.timeout(), this.executor.releaser());
 			PubSubRuntime pubSubRuntime = this.pubSubRuntime;
+			Keyspaces keyspaces = this.keyspaces;
 			return new Engine(new MultiKeyEngine(transport, this.settings, this.observer),
 					new JedisClusterPipelining(client, transport::router, transport::invalidateTopology,
 							this.executor.executor(), this.settings.maxCommandsPerPipeline(),
 							this.settings.maxRedirects(), this.pipelineObserver),
 					(pubSubRuntime != null) ? JedisPubSubSupport.create(pubSubRuntime, client,
-							running.topologyProvider(), this.pubSubObserver) : null);
+							running.topologyProvider(), this.pubSubObserver) : null,
+					(keyspaces != null) ? keyspaces.create(client, running.topologyProvider(), this.executor.executor(),
+							this.readFrom != MultiKeyReadFrom.MASTER) : null);
 		}
 
 	}
@@ -200,7 +209,27 @@ public final class JedisMultiKeySupport {
 	private record Running(RedisClusterClient client, ClusterTopologyProvider topologyProvider) {
 	}
 
-	private record Engine(MultiKeyEngine engine, JedisClusterPipelining pipelining, @Nullable ClusterPubSub pubSub) {
+	private record Engine(MultiKeyEngine engine, JedisClusterPipelining pipelining, @Nullable ClusterPubSub pubSub,
+			@Nullable KeyspaceCommands keyspace) {
+	}
+
+	/**
+	 * Creates the cluster-wide key walks of one started client ({@code dev.slotwise.internal.keyspace}).
+	 */
+	@FunctionalInterface
+	public interface Keyspaces {
+
+		/**
+		 * Creates the key walks.
+		 * @param client the started client, whose node pools the walks borrow from
+		 * @param topologyProvider the factory's topology provider
+		 * @param executor the multi-key executor's threads
+		 * @param readFromReplicas whether the application reads from replicas
+		 * @return the key walks
+		 */
+		KeyspaceCommands create(RedisClusterClient client, ClusterTopologyProvider topologyProvider,
+				java.util.concurrent.Executor executor, boolean readFromReplicas);
+
 	}
 
 }

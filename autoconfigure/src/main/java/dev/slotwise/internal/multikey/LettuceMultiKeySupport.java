@@ -13,6 +13,7 @@ import dev.slotwise.internal.pubsub.PubSubRuntime;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -63,23 +64,26 @@ public final class LettuceMultiKeySupport {
 	 */
 	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyObserver observer, Duration minRefreshInterval) {
-		return customizer(settings, observer, minRefreshInterval, null, PubSubObserver.NONE);
+		return customizer(settings, observer, minRefreshInterval, null, PubSubObserver.NONE, null);
 	}
 
 	/**
 	 * Returns a customizer like {@link #customizer(MultiKeySettings, MultiKeyObserver, Duration)} whose connections
-	 * also subscribe across the cluster (keyspace and keyevent notifications on every master).
+	 * also subscribe across the cluster (keyspace and keyevent notifications on every master) and, imperative and
+	 * reactive, hand {@code scan} and {@code keys} to cluster-wide key walks.
 	 * @param settings the engine's limits
 	 * @param observer sees each cross-slot call and redirect
 	 * @param minRefreshInterval the least time between two partition reloads the engine asks for
 	 * @param pubSubRuntime the threads of cluster subscriptions, owned by the caller; {@code null} leaves Spring Data
 	 * Redis's subscriptions (on one node) in place
 	 * @param pubSubObserver sees subscriptions and messages
+	 * @param keyspaces creates the key walks over a native connection, or {@code null} to leave them to Spring Data
+	 * Redis
 	 * @return the customizer
 	 */
 	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyObserver observer, Duration minRefreshInterval, @Nullable PubSubRuntime pubSubRuntime,
-			PubSubObserver pubSubObserver) {
+			PubSubObserver pubSubObserver, @Nullable Keyspaces keyspaces) {
 		if (minRefreshInterval == null || minRefreshInterval.isNegative()) {
 			throw new IllegalArgumentException("'minRefreshInterval' must not be null or negative");
 		}
@@ -109,7 +113,8 @@ public final class LettuceMultiKeySupport {
 				return new SlotwiseLettuceClusterConnection(shared, provider, topologyProvider, executor, timeout,
 						(connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, asking, invalidate),
 								settings, observer),
-						(pubSub != null) ? pubSub.current() : null);
+						(pubSub != null) ? pubSub.current() : null,
+						(keyspaces != null) ? (connection) -> keyspaces.create(connection, invalidate) : null);
 			});
 			// Reactive calls share the imperative path's native connection (or, with sharing off, run over one of the
 			// factory's own), ASK connection and partition refresh.
@@ -154,6 +159,23 @@ public final class LettuceMultiKeySupport {
 			}
 			return pubSub;
 		}
+
+	}
+
+	/**
+	 * Creates the cluster-wide key walks over one native connection ({@code dev.slotwise.internal.keyspace}).
+	 */
+	@FunctionalInterface
+	public interface Keyspaces {
+
+		/**
+		 * Creates the key walks.
+		 * @param connection the native cluster connection whose node connections the walks use
+		 * @param invalidateTopology asks for a partition refresh after a node failed
+		 * @return the key walks
+		 */
+		ReactiveKeyspaceCommands create(StatefulRedisClusterConnection<byte[], byte[]> connection,
+				Runnable invalidateTopology);
 
 	}
 

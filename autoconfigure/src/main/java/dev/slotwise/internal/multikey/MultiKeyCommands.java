@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisKeyCommands;
 import org.springframework.data.redis.connection.RedisStringCommands;
+import org.springframework.data.redis.core.ScanOptions;
 
 /**
  * Puts the engine in front of Spring Data Redis's string and key commands of one connection: cross-slot
@@ -41,6 +42,12 @@ final class MultiKeyCommands {
 
 	private static final List<String> UNRESOLVED = new ArrayList<>();
 
+	/** {@code Cursor<byte[]> RedisKeyCommands.scan(ScanOptions)}, routed to the keyspace walks when they are on. */
+	private static final Method SCAN = keyCommand("scan", ScanOptions.class);
+
+	/** {@code Set<byte[]> RedisKeyCommands.keys(byte[])}, routed to the keyspace walks when they are on. */
+	private static final Method KEYS = keyCommand("keys", byte[].class);
+
 	static {
 		for (Intercepted intercepted : Intercepted.values()) {
 			try {
@@ -58,9 +65,21 @@ final class MultiKeyCommands {
 		}
 	}
 
+	private static Method keyCommand(String name, Class<?> parameter) {
+		try {
+			return RedisKeyCommands.class.getMethod(name, parameter);
+		}
+		catch (NoSuchMethodException ex) {
+			throw new IllegalStateException("Spring Data Redis has no RedisKeyCommands." + name + "("
+					+ parameter.getSimpleName() + ")", ex);
+		}
+	}
+
 	private final Supplier<MultiKeyEngine> engine;
 
 	private final BooleanSupplier bypass;
+
+	private final @Nullable Supplier<KeyspaceCommands> keyspace;
 
 	private @Nullable RedisStringCommands strings;
 
@@ -71,9 +90,21 @@ final class MultiKeyCommands {
 	 * @param bypass whether the connection is pipelining or queueing, when Spring Data Redis must keep the call
 	 */
 	MultiKeyCommands(Supplier<MultiKeyEngine> engine, BooleanSupplier bypass) {
+		this(engine, bypass, null);
+	}
+
+	/**
+	 * @param engine supplies the engine when a cross-slot call needs it
+	 * @param bypass whether the connection is pipelining or queueing, when Spring Data Redis must keep the call
+	 * @param keyspace supplies the cluster-wide {@code scan(ScanOptions)} and {@code keys(byte[])}, or {@code null} to
+	 * leave them to Spring Data Redis
+	 */
+	MultiKeyCommands(Supplier<MultiKeyEngine> engine, BooleanSupplier bypass,
+			@Nullable Supplier<KeyspaceCommands> keyspace) {
 		requireInterceptedMethods();
 		this.engine = engine;
 		this.bypass = bypass;
+		this.keyspace = keyspace;
 	}
 
 	/**
@@ -131,6 +162,21 @@ final class MultiKeyCommands {
 			};
 		}
 		Intercepted intercepted = INTERCEPTED.get(method);
+		if (this.keyspace != null && intercepted == null && !this.bypass.getAsBoolean()) {
+			// The cluster-wide key walks (dev.slotwise.internal.keyspace): scan(ScanOptions) and keys(byte[]).
+			if (method.equals(SCAN)) {
+				if (args[0] == null) {
+					throw new IllegalArgumentException("'options' must not be null");
+				}
+				return this.keyspace.get().scan((ScanOptions) args[0]);
+			}
+			if (method.equals(KEYS)) {
+				if (args[0] == null) {
+					throw new IllegalArgumentException("'pattern' must not be null");
+				}
+				return this.keyspace.get().keys((byte[]) args[0]);
+			}
+		}
 		if (intercepted == null || this.bypass.getAsBoolean()) {
 			return forward(delegate, method, args);
 		}

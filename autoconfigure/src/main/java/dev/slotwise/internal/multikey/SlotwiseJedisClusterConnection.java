@@ -30,7 +30,8 @@ import org.springframework.data.redis.connection.jedis.JedisClusterConnection;
 
 /**
  * A {@link JedisClusterConnection} whose cross-slot {@code mGet}, {@code mSet}, {@code del}, {@code unlink} and
- * {@code exists} run on the multi-key engine, and which pipelines (Spring Data Redis refuses to on a cluster): while
+ * {@code exists} run on the multi-key engine, whose {@code scan(ScanOptions)} and {@code keys(byte[])} walk every
+ * master in parallel when the keyspace walks are on, and which pipelines (Spring Data Redis refuses to on a cluster): while
  * a pipeline is open, every key-based command group queues its calls in the {@link ConnectionPipeline}. Every other
  * command is Spring Data Redis's.
  */
@@ -57,9 +58,18 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 	SlotwiseJedisClusterConnection(RedisClusterClient client, ClusterCommandExecutor executor,
 			ClusterTopologyProvider topologyProvider, MultiKeyEngine engine,
 			@Nullable JedisClusterPipelining pipelining, @Nullable ClusterPubSub pubSub) {
+		this(client, executor, topologyProvider, engine, pipelining, pubSub, null);
+	}
+
+	SlotwiseJedisClusterConnection(RedisClusterClient client, ClusterCommandExecutor executor,
+			ClusterTopologyProvider topologyProvider, MultiKeyEngine engine,
+			@Nullable JedisClusterPipelining pipelining, @Nullable ClusterPubSub pubSub,
+			@Nullable KeyspaceCommands keyspace) {
 		super(client, executor, topologyProvider);
 		this.subscription = (pubSub != null) ? new ConnectionSubscription(pubSub, true) : null;
-		this.multiKey = new MultiKeyCommands(() -> engine, () -> isPipelined() || isQueueing());
+		// scan(ScanOptions)/keys(byte[]) go to the cluster-wide key walks when they are on (slotwise.keyspace).
+		this.multiKey = new MultiKeyCommands(() -> engine, () -> isPipelined() || isQueueing(),
+				(keyspace != null) ? () -> keyspace : null);
 		// The pipeline's cross-slot mGet/mSet/del/unlink/exists run on the connection's own (engine) commands.
 		this.pipeline = (pipelining != null) ? pipelining.forConnection(
 				(group) -> (group == RedisKeyCommands.class) ? this.multiKey.keys(super::keyCommands)

@@ -20,8 +20,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
 
 /**
  * A {@link LettuceClusterConnection} whose cross-slot {@code mGet}, {@code mSet}, {@code del}, {@code unlink} and
- * {@code exists} run on the multi-key engine over Lettuce's node connections; every other command is Spring Data
- * Redis's.
+ * {@code exists} run on the multi-key engine over Lettuce's node connections, and whose {@code scan(ScanOptions)} and
+ * {@code keys(byte[])} walk every master in parallel when the keyspace walks are on; every other command is Spring
+ * Data Redis's.
  */
 final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 
@@ -33,6 +34,10 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 
 	/** Subscriptions across the cluster (keyspace events on every master); {@code null} leaves Spring Data's. */
 	private final @Nullable ConnectionSubscription subscription;
+
+	private final @Nullable Function<StatefulRedisClusterConnection<byte[], byte[]>, KeyspaceCommands> keyspaces;
+
+	private @Nullable KeyspaceCommands keyspace;
 
 	SlotwiseLettuceClusterConnection(@Nullable StatefulRedisClusterConnection<byte[], byte[]> sharedConnection,
 			LettuceConnectionProvider connectionProvider, ClusterTopologyProvider topologyProvider,
@@ -46,11 +51,27 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 			ClusterCommandExecutor executor, Duration timeout,
 			Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines,
 			@Nullable ClusterPubSub pubSub) {
+		this(sharedConnection, connectionProvider, topologyProvider, executor, timeout, engines, pubSub, null);
+	}
+
+	/**
+	 * @param pubSub subscriptions across the cluster, or {@code null} to leave Spring Data Redis's
+	 * @param keyspaces creates the cluster-wide key walks over a native connection ({@code scan(ScanOptions)},
+	 * {@code keys(byte[])}), or {@code null} to leave those to Spring Data Redis
+	 */
+	SlotwiseLettuceClusterConnection(@Nullable StatefulRedisClusterConnection<byte[], byte[]> sharedConnection,
+			LettuceConnectionProvider connectionProvider, ClusterTopologyProvider topologyProvider,
+			ClusterCommandExecutor executor, Duration timeout,
+			Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines,
+			@Nullable ClusterPubSub pubSub,
+			@Nullable Function<StatefulRedisClusterConnection<byte[], byte[]>, KeyspaceCommands> keyspaces) {
 		super(sharedConnection, connectionProvider, topologyProvider, executor, timeout);
 		this.subscription = (pubSub != null) ? new ConnectionSubscription(pubSub, false) : null;
 		this.sharedConnection = sharedConnection;
 		this.engine = new EngineHolder<>(engines);
-		this.multiKey = new MultiKeyCommands(this::engine, () -> isPipelined() || isQueueing());
+		this.keyspaces = keyspaces;
+		this.multiKey = new MultiKeyCommands(this::engine, () -> isPipelined() || isQueueing(),
+				(keyspaces != null) ? this::keyspace : null);
 	}
 
 	@Override
@@ -64,16 +85,32 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 	}
 
 	/**
-	 * Creates the engine on first use, so that a dedicated connection (when sharing is off) opens only when a
-	 * cross-slot call needs it.
+	 * Creates the key walks on first use, over the same native connection as the engine.
 	 */
-	private MultiKeyEngine engine() {
+	private KeyspaceCommands keyspace() {
+		KeyspaceCommands keyspace = this.keyspace;
+		if (keyspace == null) {
+			keyspace = java.util.Objects.requireNonNull(this.keyspaces).apply(nativeClusterConnection());
+			this.keyspace = keyspace;
+		}
+		return keyspace;
+	}
+
+	private StatefulRedisClusterConnection<byte[], byte[]> nativeClusterConnection() {
 		StatefulRedisClusterConnection<byte[], byte[]> connection = this.sharedConnection;
 		if (connection == null) {
 			connection = ((RedisAdvancedClusterAsyncCommands<byte[], byte[]>) getNativeConnection())
 				.getStatefulConnection();
 		}
-		return this.engine.get(connection);
+		return connection;
+	}
+
+	/**
+	 * Creates the engine on first use, so that a dedicated connection (when sharing is off) opens only when a
+	 * cross-slot call needs it.
+	 */
+	private MultiKeyEngine engine() {
+		return this.engine.get(nativeClusterConnection());
 	}
 
 	/**

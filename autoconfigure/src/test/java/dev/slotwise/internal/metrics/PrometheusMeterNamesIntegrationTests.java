@@ -42,7 +42,13 @@ class PrometheusMeterNamesIntegrationTests {
 			"slotwise_executor_active_threads", "slotwise_executor_queued_tasks",
 			"slotwise_executor_completed_tasks_total", "slotwise_executor_pool_size_threads",
 			"slotwise_executor_pool_core_threads", "slotwise_executor_pool_max_threads",
-			"slotwise_executor_queue_remaining_tasks", "slotwise_executor_caller_runs_tasks_total");
+			"slotwise_executor_queue_remaining_tasks", "slotwise_executor_caller_runs_tasks_total",
+			// The cluster-wide key walks (slotwise.keyspace).
+			"slotwise_keyspace_scans_seconds_count", "slotwise_keyspace_scans_seconds_sum",
+			"slotwise_keyspace_scans_seconds_max", "slotwise_keyspace_keys_scanned_total",
+			"slotwise_keyspace_keys_duplicates_total", "slotwise_keyspace_walk_restarts_total",
+			"slotwise_keyspace_cache_clears_seconds_count", "slotwise_keyspace_cache_clears_seconds_sum",
+			"slotwise_keyspace_cache_clears_seconds_max", "slotwise_keyspace_keys_deleted_total");
 
 	/** Sample names of Jedis's per-node pools. */
 	private static final Set<String> JEDIS_POOLS = Set.of("slotwise_pool_connections", "slotwise_pool_connections_max",
@@ -80,6 +86,12 @@ class PrometheusMeterNamesIntegrationTests {
 					connection.stringCommands().mGet(keys);
 					connection.keyCommands().exists(keys);
 					connection.keyCommands().unlink(keys);
+					connection.stringCommands().mSet(values);
+					try (org.springframework.data.redis.core.Cursor<byte[]> cursor = connection.keyCommands()
+						.scan(org.springframework.data.redis.core.ScanOptions.scanOptions().match("prom:*").build())) {
+						cursor.forEachRemaining((key) -> {
+						});
+					}
 					connection.keyCommands().del(keys);
 				}
 				String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
@@ -89,8 +101,10 @@ class PrometheusMeterNamesIntegrationTests {
 					expected.addAll(JEDIS_POOLS);
 				}
 				assertThat(new TreeSet<>(samples.keySet())).isEqualTo(expected);
-				assertThat(samples.get("slotwise_multikey_calls_seconds_count")).isEqualTo(5);
-				assertThat(samples.get("slotwise_multikey_keys_sum")).isEqualTo(250);
+				assertThat(samples.get("slotwise_multikey_calls_seconds_count")).isEqualTo(6);
+				assertThat(samples.get("slotwise_multikey_keys_sum")).isEqualTo(300);
+				assertThat(samples.get("slotwise_keyspace_scans_seconds_count")).isEqualTo(1);
+				assertThat(samples.get("slotwise_keyspace_keys_scanned_total")).isGreaterThanOrEqualTo(50);
 				assertThat(samples.get("slotwise_topology_refreshes_seconds_count")).isPositive();
 				if (client.equals("jedis")) {
 					assertThat(samples.get("slotwise_topology_lookups_total")).isPositive();

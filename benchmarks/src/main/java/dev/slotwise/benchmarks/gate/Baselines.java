@@ -13,17 +13,18 @@ import java.util.TreeMap;
  */
 public final class Baselines {
 
-	private static final Map<String, Map.Entry<String, String>> BY_CLASS = Map.of(
-			"MultiGetLatencyBenchmark", Map.entry("target", "sdr-lettuce"),
-			"MultiGetThroughputBenchmark", Map.entry("target", "sdr-lettuce"),
-			"ReactiveMultiGetLatencyBenchmark", Map.entry("target", "sdr-reactive"),
-			"ReactiveMultiGetThroughputBenchmark", Map.entry("target", "sdr-reactive"),
-			"PipelineBenchmark", Map.entry("target", "sdr-jedis-one-by-one"),
-			"PoolThroughputBenchmark", Map.entry("pool", "validate-on-borrow-and-return"),
-			"FirstRequestsBenchmark", Map.entry("start", "no-prewarm"),
-			"TopologyLookupBenchmark", Map.entry("provider", "sdr"),
-			"SlotPlanBenchmark", Map.entry("planner", "sort"),
-			"ClusterSizeBenchmark", Map.entry("target", "ideal"));
+	private static final Map<String, Map.Entry<String, String>> BY_CLASS = Map.ofEntries(
+			Map.entry("MultiGetLatencyBenchmark", Map.entry("target", "sdr-lettuce")),
+			Map.entry("MultiGetThroughputBenchmark", Map.entry("target", "sdr-lettuce")),
+			Map.entry("ReactiveMultiGetLatencyBenchmark", Map.entry("target", "sdr-reactive")),
+			Map.entry("ReactiveMultiGetThroughputBenchmark", Map.entry("target", "sdr-reactive")),
+			Map.entry("PipelineBenchmark", Map.entry("target", "sdr-jedis-one-by-one")),
+			Map.entry("PoolThroughputBenchmark", Map.entry("pool", "validate-on-borrow-and-return")),
+			Map.entry("FirstRequestsBenchmark", Map.entry("start", "no-prewarm")),
+			Map.entry("TopologyLookupBenchmark", Map.entry("provider", "sdr")),
+			Map.entry("SlotPlanBenchmark", Map.entry("planner", "sort")),
+			Map.entry("ClusterSizeBenchmark", Map.entry("target", "ideal")),
+			Map.entry("KeyspaceBenchmark", Map.entry("target", "sdr-lettuce")));
 
 	private Baselines() {
 	}

@@ -1,0 +1,226 @@
+package dev.slotwise.internal.keyspace;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+import dev.slotwise.internal.routing.NodeAddress;
+import dev.slotwise.internal.topology.RefreshableTopologyProvider;
+import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.data.redis.connection.ClusterTopologyProvider;
+
+/**
+ * Sends the walks' commands over connections borrowed from Jedis's per-node pools, one task per command (or per
+ * pipelined group) on the multi-key executor; a connection goes back to its pool as soon as its reply is read, so a
+ * scan holds none between pages and none after {@code close()}.
+ */
+final class JedisScanTransport implements ScanTransport {
+
+	private final RedisClusterClient client;
+
+	private final ClusterTopologyProvider topologyProvider;
+
+	private final Executor executor;
+
+	private final boolean readFromReplicas;
+
+	JedisScanTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor,
+			boolean readFromReplicas) {
+		this.client = client;
+		this.topologyProvider = topologyProvider;
+		this.executor = executor;
+		this.readFromReplicas = readFromReplicas;
+	}
+
+	@Override
+	public List<NodeAddress> seeds() {
+		List<NodeAddress> seeds = new ArrayList<>();
+		for (String key : this.client.getClusterNodes().keySet()) {
+			seeds.add(NodeAddress.parse(key));
+		}
+		return seeds;
+	}
+
+	@Override
+	public CompletableFuture<String> clusterNodes(ClusterNodes.Node node) {
+		return run(pool(node), (connection) -> {
+			connection.sendCommand(Protocol.Command.CLUSTER, "NODES");
+			return text(connection.getOne());
+		});
+	}
+
+	@Override
+	public CompletableFuture<String> clusterNodes(NodeAddress address) {
+		return run(() -> poolAt(address.toString()), (connection) -> {
+			connection.sendCommand(Protocol.Command.CLUSTER, "NODES");
+			return text(connection.getOne());
+		});
+	}
+
+	@Override
+	public CompletableFuture<Page> scan(ClusterNodes.Node node, String cursor, byte @Nullable [] match,
+			@Nullable Long count, @Nullable String type) {
+		List<byte[]> args = new ArrayList<>(7);
+		args.add(cursor.getBytes(StandardCharsets.US_ASCII));
+		if (match != null) {
+			args.add(Protocol.Keyword.MATCH.getRaw());
+			args.add(match);
+		}
+		if (count != null) {
+			args.add(Protocol.Keyword.COUNT.getRaw());
+			args.add(String.valueOf(count).getBytes(StandardCharsets.US_ASCII));
+		}
+		if (type != null) {
+			args.add(Protocol.Keyword.TYPE.getRaw());
+			args.add(type.getBytes(StandardCharsets.US_ASCII));
+		}
+		return run(pool(node), (connection) -> {
+			connection.sendCommand(Protocol.Command.SCAN, args.toArray(new byte[0][]));
+			List<?> reply = (List<?>) connection.getOne();
+			@SuppressWarnings("unchecked")
+			List<byte[]> keys = (List<byte[]>) reply.get(1);
+			return new Page(text(reply.get(0)), keys);
+		});
+	}
+
+	@Override
+	public CompletableFuture<List<TypedKey>> keysInSlots(ClusterNodes.Node node, int[] slots, boolean withTypes) {
+		return run(pool(node), (connection) -> {
+			for (int slot : slots) {
+				connection.sendCommand(Protocol.Command.CLUSTER, "COUNTKEYSINSLOT", String.valueOf(slot));
+			}
+			List<Object> counts = connection.getMany(slots.length);
+			int sent = 0;
+			for (int i = 0; i < slots.length; i++) {
+				long count = (Long) checked(counts.get(i));
+				if (count > 0) {
+					// A few more than counted: keys written meanwhile; a key present throughout was counted.
+					connection.sendCommand(Protocol.Command.CLUSTER, "GETKEYSINSLOT", String.valueOf(slots[i]),
+							String.valueOf(count + 16));
+					sent++;
+				}
+			}
+			List<TypedKey> found = new ArrayList<>();
+			for (Object reply : connection.getMany(sent)) {
+				@SuppressWarnings("unchecked")
+				List<byte[]> keys = (List<byte[]>) checked(reply);
+				for (byte[] key : keys) {
+					found.add(new TypedKey(key, null));
+				}
+			}
+			if (!withTypes || found.isEmpty()) {
+				return found;
+			}
+			for (TypedKey key : found) {
+				connection.sendCommand(Protocol.Command.TYPE, key.key());
+			}
+			List<Object> types = connection.getMany(found.size());
+			List<TypedKey> typed = new ArrayList<>(found.size());
+			for (int i = 0; i < found.size(); i++) {
+				typed.add(new TypedKey(found.get(i).key(), text(checked(types.get(i)))));
+			}
+			return typed;
+		});
+	}
+
+	@Override
+	public CompletableFuture<List<byte[]>> keys(ClusterNodes.Node node, byte[] pattern) {
+		return run(pool(node), (connection) -> {
+			connection.sendCommand(Protocol.Command.KEYS, pattern);
+			@SuppressWarnings("unchecked")
+			List<byte[]> keys = (List<byte[]>) connection.getOne();
+			return keys;
+		});
+	}
+
+	@Override
+	public void invalidateTopology() {
+		if (this.topologyProvider instanceof RefreshableTopologyProvider refreshable) {
+			refreshable.invalidate();
+		}
+	}
+
+	@Override
+	public boolean readFromReplicas() {
+		return this.readFromReplicas;
+	}
+
+	private java.util.function.Supplier<ConnectionPool> pool(ClusterNodes.Node node) {
+		return () -> {
+			NodeAddress address = node.address();
+			if (address == null) {
+				throw new DataAccessResourceFailureException("Node " + node.id() + " has no address");
+			}
+			Map<String, ConnectionPool> pools = this.client.getClusterNodes();
+			ConnectionPool pool = pools.get(address.toString());
+			if (pool == null && node.hostname() != null) {
+				// Jedis keys its pools by the endpoints of CLUSTER SLOTS: the hostname when the cluster prefers them.
+				pool = pools.get(node.hostname() + ":" + address.port());
+			}
+			if (pool == null) {
+				throw new DataAccessResourceFailureException("Node " + address + " is unknown to the Jedis cluster client");
+			}
+			return pool;
+		};
+	}
+
+	private ConnectionPool poolAt(String address) {
+		Map<String, ConnectionPool> pools = this.client.getClusterNodes();
+		if (pools.isEmpty()) {
+			throw new DataAccessResourceFailureException("The Jedis cluster client is closed");
+		}
+		ConnectionPool pool = pools.get(address);
+		if (pool == null) {
+			throw new DataAccessResourceFailureException("Node " + address + " is unknown to the Jedis cluster client");
+		}
+		return pool;
+	}
+
+	private <T> CompletableFuture<T> run(java.util.function.Supplier<ConnectionPool> pool,
+			Function<Connection, T> command) {
+		CompletableFuture<T> result = new CompletableFuture<>();
+		try {
+			this.executor.execute(() -> {
+				try (Connection connection = pool.get().getResource()) {
+					result.complete(command.apply(connection));
+				}
+				catch (JedisDataException ex) {
+					result.completeExceptionally(new ServerError(String.valueOf(ex.getMessage()), ex));
+				}
+				catch (RuntimeException | Error ex) {
+					result.completeExceptionally(ex);
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			result.completeExceptionally(ex);
+		}
+		return result;
+	}
+
+	private static Object checked(Object reply) {
+		if (reply instanceof JedisDataException error) {
+			throw error;
+		}
+		return reply;
+	}
+
+	private static String text(@Nullable Object reply) {
+		if (reply instanceof byte[] bytes) {
+			return new String(bytes, StandardCharsets.UTF_8);
+		}
+		return String.valueOf(reply);
+	}
+
+}
