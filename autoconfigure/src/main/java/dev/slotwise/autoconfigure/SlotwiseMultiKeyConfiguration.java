@@ -84,7 +84,7 @@ class SlotwiseMultiKeyConfiguration {
 		@Lazy
 		@ConditionalOnMissingBean
 		MultiKeyExecutor slotwiseMultiKeyExecutor(SlotwiseProperties properties, Environment environment,
-				ObjectProvider<LazyExecutorMeters> meters) {
+				ObjectProvider<MultiKeyExecutorListener> listeners) {
 			SlotwiseProperties.JedisExecutor executor = properties.getMultikey().getJedisExecutor();
 			MultiKeyExecutor created = Threading.VIRTUAL.isActive(environment)
 					? MultiKeyExecutor.create(executor.getThreads(), executor.getQueueCapacity(),
@@ -92,7 +92,7 @@ class SlotwiseMultiKeyConfiguration {
 							executor.getAwaitTermination())
 					: MultiKeyExecutor.create(executor.getThreads(), executor.getQueueCapacity(),
 							executor.getThreadNamePrefix(), executor.getAwaitTermination());
-			meters.ifAvailable((binder) -> binder.executorCreated(created));
+			listeners.orderedStream().forEach((listener) -> listener.executorCreated(created));
 			return created;
 		}
 
