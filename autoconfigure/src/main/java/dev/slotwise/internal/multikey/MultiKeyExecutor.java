@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class MultiKeyExecutor implements AutoCloseable {
 
-	/** The name of the one thread that gives broken replica connections back, whatever creates the batch threads. */
+	/** The name of the thread that gives broken replica connections back when the batch threads come from a factory. */
 	static final String RELEASER_THREAD_NAME = "slotwise-multikey-release";
 
 	/** How long an idle thread (a batch thread or the releaser) waits for work before it ends. */
@@ -69,7 +69,7 @@ public final class MultiKeyExecutor implements AutoCloseable {
 			thread.setDaemon(true);
 			return thread;
 		};
-		return create(threads, queueCapacity, factory, awaitTermination);
+		return create(threads, queueCapacity, factory, threadNamePrefix + "release", awaitTermination);
 	}
 
 	/**
@@ -85,6 +85,11 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	 */
 	public static MultiKeyExecutor create(int threads, int queueCapacity, ThreadFactory threadFactory,
 			Duration awaitTermination) {
+		return create(threads, queueCapacity, threadFactory, RELEASER_THREAD_NAME, awaitTermination);
+	}
+
+	private static MultiKeyExecutor create(int threads, int queueCapacity, ThreadFactory threadFactory,
+			String releaserName, Duration awaitTermination) {
 		if (threads < 1) {
 			throw new IllegalArgumentException("'threads' must be positive, was " + threads);
 		}
@@ -106,7 +111,7 @@ public final class MultiKeyExecutor implements AutoCloseable {
 		pool.allowCoreThreadTimeOut(true);
 		ThreadPoolExecutor releaser = new ThreadPoolExecutor(1, 1, IDLE_THREAD_KEEP_ALIVE.toMillis(),
 				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), (runnable) -> {
-					Thread thread = new Thread(runnable, RELEASER_THREAD_NAME);
+					Thread thread = new Thread(runnable, releaserName);
 					thread.setDaemon(true);
 					return thread;
 				});
