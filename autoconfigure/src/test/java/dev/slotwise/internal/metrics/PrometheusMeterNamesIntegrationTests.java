@@ -48,7 +48,10 @@ class PrometheusMeterNamesIntegrationTests {
 			"slotwise_keyspace_scans_seconds_max", "slotwise_keyspace_keys_scanned_total",
 			"slotwise_keyspace_keys_duplicates_total", "slotwise_keyspace_walk_restarts_total",
 			"slotwise_keyspace_cache_clears_seconds_count", "slotwise_keyspace_cache_clears_seconds_sum",
-			"slotwise_keyspace_cache_clears_seconds_max", "slotwise_keyspace_keys_deleted_total");
+			"slotwise_keyspace_cache_clears_seconds_max", "slotwise_keyspace_keys_deleted_total",
+			// Pub/sub across the cluster (slotwise.pubsub): the counter is registered at once; the per-node
+			// subscription gauges and the message counter appear with the first subscription.
+			"slotwise_pubsub_resubscriptions_total");
 
 	/** Sample names of Jedis's per-node pools. */
 	private static final Set<String> JEDIS_POOLS = Set.of("slotwise_pool_connections", "slotwise_pool_connections_max",
