@@ -61,13 +61,16 @@ final class ReactiveRouting {
 	}
 
 	/**
-	 * Returns a provider whose cluster connections route cross-slot multi-key calls to the router.
+	 * Returns a provider whose cluster connections route cross-slot multi-key calls to the router and {@code SCAN}
+	 * and {@code KEYS} to the key walks.
 	 * @param provider Spring Data Redis's provider of reactive connections
-	 * @param router runs cross-slot calls
+	 * @param router runs cross-slot calls, or {@code null} to leave them to Lettuce
+	 * @param keyspace runs {@code SCAN} and {@code KEYS}, or {@code null} to leave them to Lettuce
 	 * @return the provider to hand to Spring Data Redis
 	 */
-	static LettuceConnectionProvider provider(LettuceConnectionProvider provider, ReactiveMultiKeyRouter router) {
-		return new RoutingProvider(provider, router);
+	static LettuceConnectionProvider provider(LettuceConnectionProvider provider,
+			@Nullable ReactiveMultiKeyRouter router, @Nullable ReactiveKeyspace keyspace) {
+		return new RoutingProvider(provider, router, keyspace);
 	}
 
 	private static @Nullable String missingMember() {
@@ -92,11 +95,15 @@ final class ReactiveRouting {
 
 		private final LettuceConnectionProvider delegate;
 
-		private final ReactiveMultiKeyRouter router;
+		private final @Nullable ReactiveMultiKeyRouter router;
 
-		RoutingProvider(LettuceConnectionProvider delegate, ReactiveMultiKeyRouter router) {
+		private final @Nullable ReactiveKeyspace keyspace;
+
+		RoutingProvider(LettuceConnectionProvider delegate, @Nullable ReactiveMultiKeyRouter router,
+				@Nullable ReactiveKeyspace keyspace) {
 			this.delegate = delegate;
 			this.router = router;
+			this.keyspace = keyspace;
 		}
 
 		@Override
@@ -129,7 +136,7 @@ final class ReactiveRouting {
 				return connection;
 			}
 			return (StatefulConnection<?, ?>) Proxy.newProxyInstance(ReactiveRouting.class.getClassLoader(),
-					new Class<?>[] { StatefulRedisClusterConnection.class }, new ConnectionHandler(cluster, this.router));
+					new Class<?>[] { StatefulRedisClusterConnection.class }, new ConnectionHandler(cluster, this.router, this.keyspace));
 		}
 
 	}
@@ -143,11 +150,12 @@ final class ReactiveRouting {
 
 		private final Object commands;
 
-		ConnectionHandler(StatefulRedisClusterConnection<?, ?> connection, ReactiveMultiKeyRouter router) {
+		ConnectionHandler(StatefulRedisClusterConnection<?, ?> connection, @Nullable ReactiveMultiKeyRouter router,
+				@Nullable ReactiveKeyspace keyspace) {
 			this.connection = connection;
 			this.commands = Proxy.newProxyInstance(ReactiveRouting.class.getClassLoader(),
 					new Class<?>[] { RedisAdvancedClusterReactiveCommands.class },
-					new CommandsHandler(connection.reactive(), router));
+					new CommandsHandler(connection.reactive(), router, keyspace));
 		}
 
 		@Override
@@ -172,22 +180,34 @@ final class ReactiveRouting {
 	}
 
 	/**
-	 * Lettuce's reactive cluster commands with cross-slot multi-key calls going to the router.
+	 * Lettuce's reactive cluster commands with cross-slot multi-key calls going to the router and {@code SCAN} and
+	 * {@code KEYS} to the key walks.
 	 */
 	private static final class CommandsHandler implements InvocationHandler {
 
 		private final Object commands;
 
-		private final ReactiveMultiKeyRouter router;
+		private final @Nullable ReactiveMultiKeyRouter router;
 
-		CommandsHandler(Object commands, ReactiveMultiKeyRouter router) {
+		private final @Nullable ReactiveKeyspace keyspace;
+
+		CommandsHandler(Object commands, @Nullable ReactiveMultiKeyRouter router,
+				@Nullable ReactiveKeyspace keyspace) {
 			this.commands = commands;
 			this.router = router;
+			this.keyspace = keyspace;
 		}
 
 		@Override
 		public @Nullable Object invoke(Object proxy, Method method, @Nullable Object[] args) throws Throwable {
-			if (args != null && args.length == 1) {
+			ReactiveKeyspace keyspace = this.keyspace;
+			if (keyspace != null) {
+				Object walked = KeyWalks.invoke(keyspace, method, args);
+				if (walked != null) {
+					return walked;
+				}
+			}
+			if (this.router != null && args != null && args.length == 1) {
 				Object routed = switch (method.getName()) {
 					case "mget", "mset" -> stringCommand(method.getName(), args[0]);
 					case "del", "unlink", "exists" -> keyCommand(method.getName(), args[0]);
@@ -205,12 +225,13 @@ final class ReactiveRouting {
 		 * @return the command's publisher, or {@code null} to leave the call to Lettuce
 		 */
 		private @Nullable Object stringCommand(String name, @Nullable Object argument) {
+			ReactiveMultiKeyRouter router = router();
 			if (name.equals("mget")) {
 				List<ByteBuffer> keys = keys(argument);
 				if (keys == null) {
 					return null;
 				}
-				return this.router.mGet(keys).flatMapIterable((values) -> {
+				return router.mGet(keys).flatMapIterable((values) -> {
 					List<KeyValue<ByteBuffer, ByteBuffer>> pairs = new ArrayList<>(values.size());
 					for (int i = 0; i < values.size(); i++) {
 						pairs.add(KeyValue.fromNullable(keys.get(i), values.get(i)));
@@ -223,12 +244,11 @@ final class ReactiveRouting {
 			}
 			@SuppressWarnings("unchecked")
 			Map<ByteBuffer, ByteBuffer> tuples = (Map<ByteBuffer, ByteBuffer>) map;
-			return this.router.mSet(tuples).thenReturn("OK");
+			return router.mSet(tuples).thenReturn("OK");
 		}
 
 		/**
-		 * Runs a cross-slot key command on the router. Reactive cross-node commands over all keys ({@code SCAN})
-		 * belong here too.
+		 * Runs a cross-slot key command on the router.
 		 * @return the command's publisher, or {@code null} to leave the call to Lettuce
 		 */
 		private @Nullable Object keyCommand(String name, @Nullable Object argument) {
@@ -236,11 +256,20 @@ final class ReactiveRouting {
 			if (keys == null) {
 				return null;
 			}
+			ReactiveMultiKeyRouter router = router();
 			return switch (name) {
-				case "del" -> this.router.remove(keys, false);
-				case "unlink" -> this.router.remove(keys, true);
-				default -> this.router.exists(keys);
+				case "del" -> router.remove(keys, false);
+				case "unlink" -> router.remove(keys, true);
+				default -> router.exists(keys);
 			};
+		}
+
+		private ReactiveMultiKeyRouter router() {
+			ReactiveMultiKeyRouter router = this.router;
+			if (router == null) {
+				throw new IllegalStateException("No reactive multi-key router");
+			}
+			return router;
 		}
 
 		/**
@@ -257,7 +286,7 @@ final class ReactiveRouting {
 			}
 			@SuppressWarnings({ "unchecked", "rawtypes" })
 			List<ByteBuffer> keys = (List) Arrays.asList(array);
-			return this.router.routes(keys) ? keys : null;
+			return router().routes(keys) ? keys : null;
 		}
 
 	}

@@ -85,6 +85,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 
 	private volatile @Nullable ReactiveMultiKeyRouter reactiveMultiKeyRouter;
 
+	private volatile @Nullable ReactiveKeyspace reactiveKeyspace;
+
 	/** Whether the running factory's reactive connections route; read by {@link #isReactiveRoutingActive()}. */
 	private volatile boolean reactiveRouting;
 
@@ -154,6 +156,18 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	 */
 	public void setReactiveMultiKeyRouter(@Nullable ReactiveMultiKeyRouter router) {
 		this.reactiveMultiKeyRouter = router;
+	}
+
+	/**
+	 * Sets what runs the {@code SCAN} and {@code KEYS} calls of the reactive cluster connections (and so
+	 * {@code ReactiveRedisTemplate.scan} and {@code keys} and the reactive cache clear); {@code null} leaves them to
+	 * Spring Data Redis and Lettuce. Routed through the same decoration as the
+	 * {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) multi-key router}. Takes effect when the factory next
+	 * starts.
+	 * @param keyspace the cluster-wide key walks
+	 */
+	public void setReactiveKeyspace(@Nullable ReactiveKeyspace keyspace) {
+		this.reactiveKeyspace = keyspace;
 	}
 
 	/**
@@ -334,10 +348,11 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 			return provider;
 		}
 		ReactiveMultiKeyRouter router = this.reactiveMultiKeyRouter;
-		if (router != null && client instanceof RedisClusterClient && ReactiveRouting.MISSING_MEMBER == null
-				&& ReactiveRouting.isByteBufferCodec(codec)) {
+		ReactiveKeyspace keyspace = this.reactiveKeyspace;
+		if ((router != null || keyspace != null) && client instanceof RedisClusterClient
+				&& ReactiveRouting.MISSING_MEMBER == null && ReactiveRouting.isByteBufferCodec(codec)) {
 			this.reactiveRouting = true;
-			return ReactiveRouting.provider(provider, router);
+			return ReactiveRouting.provider(provider, router, keyspace);
 		}
 		return provider;
 	}
@@ -366,14 +381,16 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 			this.reactiveRoutingProblem = null;
 		}
 		super.start();
-		if (!wasRunning && isRunning() && this.reactiveMultiKeyRouter != null && !this.reactiveRouting) {
+		if (!wasRunning && isRunning() && (this.reactiveMultiKeyRouter != null || this.reactiveKeyspace != null)
+				&& !this.reactiveRouting) {
 			// Spring Data Redis creates its reactive provider in start(); a version that stops doing so through
 			// doCreateConnectionProvider, or a Lettuce without the commands routed, leaves the calls to Lettuce.
 			String problem = (ReactiveRouting.MISSING_MEMBER != null) ? ReactiveRouting.MISSING_MEMBER + " is missing"
 					: "LettuceConnectionFactory created no reactive connection provider through "
 							+ "doCreateConnectionProvider(AbstractRedisClient, RedisCodec)";
 			this.reactiveRoutingProblem = problem;
-			logger.warn("Cross-slot reactive multi-key calls run as Spring Data Redis runs them: " + problem);
+			logger.warn("Cross-slot reactive multi-key calls run as Spring Data Redis runs them (SCAN and KEYS too): "
+					+ problem);
 		}
 		if (!wasRunning && isRunning()) {
 			this.startedListeners.forEach((listener) -> listener.accept(this));

@@ -121,6 +121,12 @@ public final class LettuceMultiKeySupport {
 			factory.setReactiveMultiKeyRouter(new LettuceReactiveMultiKey(factory::getOrCreateNativeClusterConnection,
 					(connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, asking, refresher::refresh),
 							settings, observer)));
+			// The reactive scan and keys walk the same native connection; their node failures ask for the same
+			// (rate-limited) partition refresh as the reactive multi-key calls.
+			if (keyspaces != null) {
+				factory.setReactiveKeyspace(new LettuceReactiveKeyspace(factory::getOrCreateNativeClusterConnection,
+						(connection) -> keyspaces.create(connection, refresher::refresh)));
+			}
 		};
 	}
 

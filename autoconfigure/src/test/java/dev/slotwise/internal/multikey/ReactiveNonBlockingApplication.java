@@ -2,11 +2,13 @@ package dev.slotwise.internal.multikey;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.Collectors;
 
 import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
 import reactor.blockhound.BlockHound;
@@ -22,6 +24,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoCo
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.core.ScanOptions;
 
 /**
  * Runs reactive cross-slot calls under BlockHound, for {@link ReactiveNonBlockingIntegrationTests}, in a JVM of its
@@ -68,7 +71,7 @@ public final class ReactiveNonBlockingApplication {
 	}
 
 	/**
-	 * One round: multiSet, multiGet, countExistingKeys, delete and unlink of 500 cross-slot keys, each subscribed on
+	 * One round: multiSet, multiGet, countExistingKeys, scan, keys, delete and unlink of 500 cross-slot keys, each subscribed on
 	 * Reactor's parallel scheduler, results checked.
 	 */
 	private static void run(ReactiveStringRedisTemplate template, int round) {
@@ -82,6 +85,12 @@ public final class ReactiveNonBlockingApplication {
 		List<String> values = onParallel(template.opsForValue().multiGet(keys)).block(wait);
 		check(new ArrayList<>(entries.values()).equals(values), "multiGet returned " + values);
 		check(Long.valueOf(500).equals(onParallel(template.countExistingKeys(keys)).block(wait)), "countExistingKeys");
+		// The cluster-wide key walks, page by page through the emulated SCAN cursor, and KEYS on every master.
+		ScanOptions options = ScanOptions.scanOptions().match("non-blocking:" + round + ":*").count(50).build();
+		check(new HashSet<>(keys).equals(onParallel(template.scan(options).collect(Collectors.toSet())).block(wait)),
+				"scan");
+		check(new HashSet<>(keys).equals(onParallel(template.keys("non-blocking:" + round + ":*")
+			.collect(Collectors.toSet())).block(wait)), "keys");
 		check(Long.valueOf(250).equals(onParallel(template.delete(Flux.fromIterable(keys.subList(0, 250)))).block(wait)),
 				"delete");
 		check(Long.valueOf(250).equals(onParallel(template.unlink(Flux.fromIterable(keys.subList(250, 500))))

@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Reactive cross-slot calls never block a non-blocking thread: {@link ReactiveNonBlockingApplication} runs 100 of
- * them (multiSet, multiGet, countExistingKeys, delete, unlink of 500 keys each) subscribed on Reactor's parallel
- * scheduler, under BlockHound with Lettuce's event loops marked non-blocking as well, in a JVM of its own started
- * with the flag BlockHound needs on Java 13+. Checked to find what it should: with a {@code Thread.sleep(1)} added
+ * Reactive cross-slot calls never block a non-blocking thread: {@link ReactiveNonBlockingApplication} runs 140 of
+ * them (multiSet, multiGet, countExistingKeys, scan, keys, delete, unlink of 500 keys each) subscribed on Reactor's
+ * parallel scheduler, under BlockHound with Lettuce's event loops marked non-blocking as well, in a JVM of its own
+ * started with the flag BlockHound needs on Java 13+. Checked to find what it should: with a {@code Thread.sleep(1)} added
  * to the engine's reply handling, it reports the sleep on a Lettuce event loop.
  */
 @WithRedisCluster
