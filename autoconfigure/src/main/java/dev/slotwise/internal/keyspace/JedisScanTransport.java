@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
+import dev.slotwise.internal.compat.JedisInternals;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
 import org.jspecify.annotations.Nullable;
@@ -168,6 +169,11 @@ final class JedisScanTransport implements ScanTransport {
 				// Jedis keys its pools by the endpoints of CLUSTER SLOTS: the hostname when the cluster prefers them.
 				pool = pools.get(node.hostname() + ":" + address.port());
 			}
+			if (pool == null && !pools.isEmpty()) {
+				// A node Jedis's slot cache does not list yet (a replica just promoted, a new master): set its pool up
+				// through Jedis rather than wait for Jedis's next renewal. None at all means the client was closed.
+				pool = JedisInternals.setUpNode(this.client, address.host(), address.port());
+			}
 			if (pool == null) {
 				throw new DataAccessResourceFailureException("Node " + address + " is unknown to the Jedis cluster client");
 			}
@@ -181,6 +187,11 @@ final class JedisScanTransport implements ScanTransport {
 			throw new DataAccessResourceFailureException("The Jedis cluster client is closed");
 		}
 		ConnectionPool pool = pools.get(address);
+		int colon = address.lastIndexOf(':');
+		if (pool == null && colon > 0) {
+			pool = JedisInternals.setUpNode(this.client, address.substring(0, colon),
+					Integer.parseInt(address.substring(colon + 1)));
+		}
 		if (pool == null) {
 			throw new DataAccessResourceFailureException("Node " + address + " is unknown to the Jedis cluster client");
 		}
