@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * the executor is created only when a Slotwise Jedis cluster factory needs it, which may be before or after Spring
  * Boot binds the application's registries.
  */
-final class LazyExecutorMeters implements MeterBinder {
+final class LazyExecutorMeters implements MeterBinder, MultiKeyExecutorListener {
 
 	private final List<MeterRegistry> registries = new ArrayList<>();
 
@@ -28,7 +28,8 @@ final class LazyExecutorMeters implements MeterBinder {
 		}
 	}
 
-	synchronized void executorCreated(MultiKeyExecutor executor) {
+	@Override
+	public synchronized void executorCreated(MultiKeyExecutor executor) {
 		this.meters = new MultiKeyExecutorMeters(executor);
 		this.registries.forEach(this.meters::bindTo);
 	}

@@ -80,7 +80,7 @@ class SlotwiseMultiKeyConfiguration {
 		@Lazy
 		@ConditionalOnMissingBean
 		MultiKeyExecutor slotwiseMultiKeyExecutor(SlotwiseProperties properties, Environment environment,
-				ObjectProvider<LazyExecutorMeters> meters) {
+				ObjectProvider<MultiKeyExecutorListener> meters) {
 			SlotwiseProperties.JedisExecutor executor = properties.getMultikey().getJedisExecutor();
 			MultiKeyExecutor created = Threading.VIRTUAL.isActive(environment)
 					? MultiKeyExecutor.create(executor.getThreads(), executor.getQueueCapacity(),
@@ -88,7 +88,7 @@ class SlotwiseMultiKeyConfiguration {
 							executor.getAwaitTermination())
 					: MultiKeyExecutor.create(executor.getThreads(), executor.getQueueCapacity(),
 							executor.getThreadNamePrefix(), executor.getAwaitTermination());
-			meters.ifAvailable((binder) -> binder.executorCreated(created));
+			meters.orderedStream().forEach((listener) -> listener.executorCreated(created));
 			return created;
 		}
 
