@@ -40,8 +40,10 @@ class SlotwiseFastPathsIntegrationTests {
 					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty())
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				assertReported(context, output, Map.of("jedis-slot-cache", "active"),
-						"Slotwise fast paths of 'redisConnectionFactory': active jedis-slot-cache");
+				assertReported(context, output,
+						Map.of("jedis-slot-cache", "active", "spring-data-jedis-topology-type", "active"),
+						"Slotwise fast paths of 'redisConnectionFactory': active jedis-slot-cache, "
+								+ "spring-data-jedis-topology-type");
 			});
 	}
 
@@ -54,9 +56,9 @@ class SlotwiseFastPathsIntegrationTests {
 				assertThat(context).hasNotFailed();
 				assertReported(context, output,
 						Map.of("lettuce-batch-write", "active", "lettuce-read-from-order", "active",
-								"lettuce-reactive-routing", "active"),
+								"lettuce-event-endpoint-id", "active", "lettuce-reactive-routing", "active"),
 						"Slotwise fast paths of 'redisConnectionFactory': active lettuce-batch-write, "
-								+ "lettuce-read-from-order, lettuce-reactive-routing");
+								+ "lettuce-read-from-order, lettuce-event-endpoint-id, lettuce-reactive-routing");
 			});
 	}
 

@@ -34,7 +34,7 @@ public final class FastPaths {
 	 */
 	public static List<FastPath> of(RedisConnectionFactory factory) {
 		if (JEDIS_PRESENT && factory instanceof SlotwiseJedisConnectionFactory) {
-			return List.of(JedisInternals.slotCache());
+			return List.of(JedisInternals.slotCache(), SpringDataInternals.jedisTopologyType());
 		}
 		if (LETTUCE_PRESENT && factory instanceof SlotwiseLettuceConnectionFactory lettuce) {
 			return Lettuce.of(lettuce);
@@ -82,6 +82,7 @@ public final class FastPaths {
 			List<FastPath> fastPaths = new ArrayList<>();
 			fastPaths.add(LettuceInternals.batchWrite());
 			fastPaths.add(LettuceInternals.readFromOrder());
+			fastPaths.add(LettuceInternals.eventEndpointId());
 			if (factory.isReactiveRoutingActive() || factory.getReactiveRoutingProblem() != null) {
 				fastPaths.add(new FastPath("lettuce-reactive-routing",
 						"LettuceConnectionFactory.doCreateConnectionProvider (protected) and Lettuce's public reactive "

@@ -69,7 +69,8 @@ public final class JedisInternals {
 		return new FastPath("jedis-slot-cache", PROVIDER_FIELD,
 				"nodes Jedis's slot cache does not list yet (replicas of a fresh cluster, new masters) get a pool only "
 						+ "when a keyed command through the client meets a MOVED, or at Jedis's periodic renewal; "
-						+ "when no known node answers, the topology is not read again from the seed nodes",
+						+ "when no known node answers, the topology is not read again from the seed nodes; pub/sub links "
+						+ "to a new master wait for Jedis's renewal",
 				PROVIDER_PROBLEM);
 	}
 

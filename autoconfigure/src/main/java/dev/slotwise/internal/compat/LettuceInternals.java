@@ -1,11 +1,14 @@
 package dev.slotwise.internal.compat;
 
+import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
 
 import io.lettuce.core.OrderingReadFromAccessor;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisChannelWriter;
+import io.lettuce.core.event.connection.ConnectionEvent;
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.netty.channel.Channel;
 import org.jspecify.annotations.Nullable;
@@ -18,9 +21,12 @@ import org.springframework.util.ClassUtils;
  * <li>the Netty channel of a node connection's {@link DefaultEndpoint} (a protected field), on which a node batch is
  * written as one message ({@link #batchWrite()});</li>
  * <li>whether a {@link ReadFrom} keeps its nodes' order, which Lettuce answers only through
- * {@link OrderingReadFromAccessor} (public, but a door to a package-private method: {@link #readFromOrder()}).</li>
+ * {@link OrderingReadFromAccessor} (public, but a door to a package-private method: {@link #readFromOrder()});</li>
+ * <li>the endpoint id a connection event is about, behind the package-private
+ * {@code ConnectionEventSupport.getEpId()} ({@link #eventEndpointId()}), by which pub/sub tells its own connections'
+ * events from those of any other connection to the same node.</li>
  * </ul>
- * Both are looked up once, when this class loads; each {@link FastPath} says whether it was found, and the callers
+ * All are looked up once, when this class loads; each {@link FastPath} says whether it was found, and the callers
  * fall back as its methods say.
  */
 public final class LettuceInternals {
@@ -31,11 +37,18 @@ public final class LettuceInternals {
 	/** What {@link #readFromOrder()} relies on. */
 	static final String ORDER_ACCESSOR = "io.lettuce.core.OrderingReadFromAccessor.isOrderSensitive(ReadFrom)";
 
+	/** What {@link #eventEndpointId()} relies on. */
+	static final String EVENT_ENDPOINT_ID = "io.lettuce.core.event.connection.ConnectionEventSupport.getEpId()";
+
 	private static final @Nullable VarHandle CHANNEL;
 
 	private static final @Nullable String CHANNEL_PROBLEM;
 
 	private static final @Nullable String ORDER_PROBLEM;
+
+	private static final @Nullable MethodHandle EVENT_ENDPOINT;
+
+	private static final @Nullable String EVENT_ENDPOINT_PROBLEM;
 
 	static {
 		VarHandle channel = null;
@@ -51,6 +64,19 @@ public final class LettuceInternals {
 		CHANNEL_PROBLEM = problem;
 		ORDER_PROBLEM = ClassUtils.isPresent("io.lettuce.core.OrderingReadFromAccessor",
 				LettuceInternals.class.getClassLoader()) ? null : ORDER_ACCESSOR + " is missing";
+		MethodHandle endpoint = null;
+		problem = null;
+		try {
+			Class<?> support = Class.forName("io.lettuce.core.event.connection.ConnectionEventSupport", false,
+					ConnectionEvent.class.getClassLoader());
+			endpoint = MethodHandles.privateLookupIn(support, MethodHandles.lookup())
+				.findVirtual(support, "getEpId", MethodType.methodType(String.class));
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			problem = "cannot call " + EVENT_ENDPOINT_ID + ": " + ex;
+		}
+		EVENT_ENDPOINT = endpoint;
+		EVENT_ENDPOINT_PROBLEM = problem;
 	}
 
 	private LettuceInternals() {
@@ -73,6 +99,39 @@ public final class LettuceInternals {
 		return new FastPath("lettuce-read-from-order", ORDER_ACCESSOR,
 				"every ReadFrom counts as unordered: cross-slot reads pick at random among the nodes it selects",
 				ORDER_PROBLEM);
+	}
+
+	/**
+	 * Describes how pub/sub tells which connection a Lettuce connection event is about.
+	 * @return the fast path, active when the getter was found
+	 */
+	public static FastPath eventEndpointId() {
+		return new FastPath("lettuce-event-endpoint-id", EVENT_ENDPOINT_ID,
+				"pub/sub matches connection events by the node's address: any connection to the node that drops "
+						+ "(a topology refresh opens and closes some) renews its subscriptions, which costs "
+						+ "resubscriptions, not messages",
+				EVENT_ENDPOINT_PROBLEM);
+	}
+
+	/**
+	 * Returns the endpoint id a connection event is about, as {@code Endpoint.getId()} gives a connection's.
+	 * @param event the event
+	 * @return the id, or {@code null} when the event has none or it cannot be read
+	 */
+	public static @Nullable String endpointId(ConnectionEvent event) {
+		MethodHandle handle = EVENT_ENDPOINT;
+		if (handle == null || !handle.type().parameterType(0).isInstance(event)) {
+			return null;
+		}
+		try {
+			return (String) handle.invoke(event);
+		}
+		catch (Error ex) {
+			throw ex;
+		}
+		catch (Throwable ex) {
+			return null;
+		}
 	}
 
 	/**

@@ -13,6 +13,7 @@ import java.util.concurrent.Executor;
 import java.util.function.IntFunction;
 
 import dev.slotwise.internal.compat.JedisNodePools;
+import dev.slotwise.internal.pool.StaleJedisConnections;
 import dev.slotwise.internal.routing.Chunks;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.routing.SlotTable;
@@ -46,10 +47,10 @@ final class JedisNodeTransport implements NodeTransport {
 	/** The call timeout a transport built without one assumes: the default of {@code slotwise.multikey.timeout}. */
 	static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(5);
 
-	/** Far enough never to come, near enough not to overflow {@link System#nanoTime()} arithmetic. */
 	/** Spring Data Redis's translation of Jedis's exceptions, which the call's failures follow. */
 	private static final JedisExceptionConverter EXCEPTIONS = new JedisExceptionConverter();
 
+	/** Far enough never to come, near enough not to overflow {@link System#nanoTime()} arithmetic. */
 	private static final long NO_DEADLINE = Long.MAX_VALUE / 4;
 
 	private final RedisClusterClient client;
@@ -141,13 +142,25 @@ final class JedisNodeTransport implements NodeTransport {
 		return batch;
 	}
 
+	/**
+	 * Sends the batch on a connection from the node's pool; when that connection turns out closed by the node before
+	 * any reply of the batch was read, once more on a fresh one ({@link StaleJedisConnections}, which says why this
+	 * is no worse than plain Boot). Both attempts keep to the call's deadline: the guard checks it before borrowing.
+	 */
 	private List<Object> sendNow(NodeAddress node, List<Request> requests, int maxPerFlush,
 			JedisReadRouting.Session session, JedisBatchGuard guard) {
+		ConnectionPool pool = pool(node, requests);
+		return StaleJedisConnections.send(pool,
+				(attempt) -> sendOnce(pool, requests, maxPerFlush, session, guard, attempt));
+	}
+
+	private List<Object> sendOnce(ConnectionPool pool, List<Request> requests, int maxPerFlush,
+			JedisReadRouting.Session session, JedisBatchGuard guard, StaleJedisConnections.Attempt attempt) {
 		List<Object> replies = new ArrayList<>(requests.size());
 		guard.check();
 		// Closed in reverse: the deadline's read bound, then the session (a replica's READONLY and shorter timeout),
-		// then the connection goes back to its pool.
-		try (Connection connection = guard.borrow(pool(node, requests));
+		// then the connection goes back to its pool (destroyed when broken).
+		try (Connection connection = attempt.borrowed(guard.borrow(pool));
 				JedisReadRouting.Restore prepared = session.open(connection);
 				JedisBatchGuard.ReadTimeout reads = guard.readTimeout(connection)) {
 			for (List<Request> window : Chunks.of(requests, maxPerFlush)) {
@@ -167,8 +180,11 @@ final class JedisNodeTransport implements NodeTransport {
 					connection.sendCommand(args);
 					sent++;
 				}
-				// getMany flushes once, then reads every reply; error replies come back as exceptions in the list.
-				List<Object> raw = connection.getMany(sent);
+				List<Object> raw = new ArrayList<>(sent);
+				// The first reply on its own: only a connection failure before any reply allows a second attempt.
+				raw.add(attempt.read(connection));
+				// getMany reads the rest; error replies come back as exceptions in the list.
+				raw.addAll(connection.getMany(sent - 1));
 				int index = 0;
 				for (Request request : window) {
 					if (request.asking() && raw.get(index++) instanceof JedisDataException refused) {

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import dev.slotwise.internal.compat.JedisNodePools;
+import dev.slotwise.internal.pool.StaleJedisConnections;
 import dev.slotwise.internal.routing.Chunks;
 import dev.slotwise.internal.routing.NodeAddress;
 import org.jspecify.annotations.Nullable;
@@ -78,28 +79,44 @@ final class NodeReplay {
 	}
 
 	/**
-	 * Runs the commands on the node.
+	 * Runs the commands on the node; when the borrowed connection fails before any reply was read (the node closed
+	 * it while idle), once more on a fresh one ({@link StaleJedisConnections}).
 	 * @return one outcome per attempt: the converted result, {@link #NO_RESULT}, or the command's exception
 	 * @throws RuntimeException when the node cannot be reached or a read fails (the connection is then dropped)
 	 */
-	@SuppressWarnings("removal")
 	static @Nullable Object[] run(RedisClusterClient client, NodeAddress node, List<Attempt> attempts,
 			int maxPerFlush) {
+		ConnectionPool pool = pool(client, node, attempts.get(0).command().sampleKey());
+		return StaleJedisConnections.send(pool, (attempt) -> runOnce(pool, attempts, maxPerFlush, attempt));
+	}
+
+	@SuppressWarnings("removal")
+	private static @Nullable Object[] runOnce(ConnectionPool pool, List<Attempt> attempts, int maxPerFlush,
+			StaleJedisConnections.Attempt attempt) {
 		@Nullable Object[] outcomes = new Object[attempts.size()];
-		try (Connection connection = pool(client, node, attempts.get(0).command().sampleKey()).getResource()) {
+		try (Connection connection = attempt.borrowed(pool.getResource())) {
+			// A PING ahead of the first window, its reply read before the pipeline's: a connection failure before
+			// it (a connection the node closed while idle) allows a second attempt, one after it never does.
+			connection.sendCommand(Protocol.Command.PING);
 			// The standalone connection is only a converter over the borrowed socket: it is never closed, since
 			// without a pool of its own it would disconnect the socket instead of returning it.
 			JedisConnection replay = new JedisConnection(new Jedis(connection));
 			int offset = 0;
 			for (List<Attempt> window : Chunks.of(attempts, maxPerFlush)) {
-				flush(replay, window, outcomes, offset);
+				flush(replay, window, outcomes, offset, (offset == 0) ? () -> attempt.read(connection) : () -> {
+				});
 				offset += window.size();
 			}
 		}
 		return outcomes;
 	}
 
-	private static void flush(JedisConnection replay, List<Attempt> window, @Nullable Object[] outcomes, int offset) {
+	/**
+	 * Queues a window on the pipeline and reads its results.
+	 * @param beforeResults runs after the window is queued and before its results are read
+	 */
+	private static void flush(JedisConnection replay, List<Attempt> window, @Nullable Object[] outcomes, int offset,
+			Runnable beforeResults) {
 		replay.openPipeline();
 		AbstractPipeline pipeline = replay.getPipeline();
 		// Per attempt: a fast command's Response, QUEUED for a command Spring Data Redis queued, or null when it
@@ -132,6 +149,7 @@ final class NodeReplay {
 				throw new IllegalStateException(ex);
 			}
 		}
+		beforeResults.run();
 		List<@Nullable Object> results;
 		try {
 			// Also syncs the fast commands' responses: they share the Jedis pipeline.

@@ -20,6 +20,7 @@ import java.util.function.Supplier;
 
 import dev.slotwise.internal.compat.JedisInternals;
 import dev.slotwise.internal.compat.JedisNodePools;
+import dev.slotwise.internal.compat.SpringDataInternals;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -62,7 +63,7 @@ import org.springframework.data.redis.connection.jedis.JedisClusterConnection.Je
  * <p>
  * It extends Spring Data Redis's {@link JedisClusterTopologyProvider} so that code casting
  * {@code getTopologyProvider()} to it keeps working, and returns Spring Data Redis's topology type
- * ({@link SpringDataJedisTopology}); none of the superclass's state or caching is used.
+ * ({@link SpringDataInternals#jedisTopology}); none of the superclass's state or caching is used.
  */
 final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		implements RefreshableTopologyProvider, AutoCloseable {
@@ -332,7 +333,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 				this.observer.refreshed(address, true, Duration.ofNanos(now - start));
 				Snapshot previous = this.lastSnapshot;
 				long ttl = jitteredTtl();
-				Snapshot snapshot = new Snapshot(SpringDataJedisTopology.create(topology, System.currentTimeMillis(),
+				Snapshot snapshot = new Snapshot(SpringDataInternals.jedisTopology(topology, System.currentTimeMillis(),
 						TimeUnit.NANOSECONDS.toMillis(ttl)), now + ttl, generationAtStart);
 				this.lastSnapshot = snapshot;
 				this.newMasters.compare((previous != null) ? previous.topology() : null, snapshot.topology());

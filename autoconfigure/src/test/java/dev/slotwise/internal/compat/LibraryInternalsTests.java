@@ -1,8 +1,15 @@
 package dev.slotwise.internal.compat;
 
+import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Set;
+
+import io.lettuce.core.event.connection.ConnectedEvent;
 
 import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.ClusterTopology;
+import org.springframework.data.redis.connection.RedisClusterNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,6 +36,26 @@ class LibraryInternalsTests {
 		assertThat(LettuceInternals.readFromOrder().problem()).isNull();
 		assertThat(LettuceInternals.isOrderSensitive(io.lettuce.core.ReadFrom.REPLICA_PREFERRED)).isTrue();
 		assertThat(LettuceInternals.isOrderSensitive(io.lettuce.core.ReadFrom.ANY_REPLICA)).isFalse();
+	}
+
+	@Test
+	void lettuceEventEndpointIdIsReachable() {
+		assertThat(LettuceInternals.eventEndpointId().problem()).isNull();
+		ConnectedEvent event = new ConnectedEvent("redis://127.0.0.1:7000", "0x2a", "0x7", new InetSocketAddress(1),
+				new InetSocketAddress(7000));
+		assertThat(LettuceInternals.endpointId(event)).isEqualTo("0x2a");
+	}
+
+	@Test
+	void springDataJedisTopologyTypeIsReachable() throws Exception {
+		assertThat(SpringDataInternals.jedisTopologyType().problem()).isNull();
+		Set<RedisClusterNode> nodes = Set.of(new RedisClusterNode("127.0.0.1", 7000));
+		ClusterTopology topology = SpringDataInternals.jedisTopology(nodes, 1234L, 5000L);
+		Class<?> type = Class
+			.forName("org.springframework.data.redis.connection.jedis.JedisClusterConnection$JedisClusterTopology");
+		assertThat(topology).isInstanceOf(type);
+		assertThat(type.getMethod("getTime").invoke(topology)).isEqualTo(1234L);
+		assertThat(topology.getNodes()).isEqualTo(nodes);
 	}
 
 	@Test

@@ -2,6 +2,7 @@ package dev.slotwise.internal.topology;
 
 import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
+import dev.slotwise.internal.compat.SpringDataInternals;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class JedisClusterTopologyTypeIntegrationTests {
 	@Test
 	void topologiesAreSpringDataRedisJedisClusterTopologies(RedisTestCluster cluster) throws Exception {
 		Class<?> type = Class.forName(TYPE);
-		assertThat(SpringDataJedisTopology.isAvailable()).isTrue();
+		assertThat(SpringDataInternals.jedisTopologyType().problem()).isNull();
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.client-type=jedis",
