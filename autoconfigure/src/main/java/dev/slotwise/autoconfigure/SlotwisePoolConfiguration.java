@@ -21,6 +21,7 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.Jedis;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -99,13 +100,23 @@ class SlotwisePoolConfiguration {
 
 		@Bean
 		@Order(SlotwiseOrder.POOL)
-		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisPoolReapplication() {
+		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisPoolReapplication(SlotwiseProperties properties) {
+			boolean prewarm = properties.getPool().isPrewarm();
 			return (factory) -> {
 				Object poolConfig = factory.getPoolConfig();
 				if (poolConfig instanceof TunedConnectionPoolConfig tuned) {
 					// Spring Data Redis copies a subset of the pool settings into the cluster client (dropping JMX,
-					// for one); hand the client the whole configuration instead.
-					factory.addClientBuilderCustomizer(POOL_CONTRIBUTOR, (builder) -> builder.poolConfig(tuned));
+					// for one); hand the client the whole configuration instead. With pre-warm on, the client builds
+					// every node's pool with min-idle 0 and pre-warm raises it on the nodes that serve requests:
+					// Jedis keeps a pool per node, replicas included, and the evictor would otherwise hold min-idle
+					// connections open to every replica and every demoted master.
+					GenericObjectPoolConfig<Connection> clientConfig = tuned;
+					if (prewarm) {
+						clientConfig = tuned.clone();
+						clientConfig.setMinIdle(0);
+					}
+					GenericObjectPoolConfig<Connection> config = clientConfig;
+					factory.addClientBuilderCustomizer(POOL_CONTRIBUTOR, (builder) -> builder.poolConfig(config));
 				}
 			};
 		}
@@ -118,6 +129,8 @@ class SlotwisePoolConfiguration {
 			boolean replicas = properties.getMultikey().isEnabled()
 					&& properties.getMultikey().getReadFrom() != MultiKeyReadFrom.MASTER;
 			return (factory) -> factory.addClientStartedListener(PREWARM_CONTRIBUTOR, (client) -> {
+				GenericObjectPoolConfig<Jedis> poolConfig = factory.getPoolConfig();
+				int minIdle = (poolConfig != null) ? poolConfig.getMinIdle() : 0;
 				JedisClusterPrewarmer.prewarm(client, () -> {
 					ClusterTopology topology = factory.getRequiredTopologyProvider().getTopology();
 					if (!replicas) {
@@ -126,10 +139,16 @@ class SlotwisePoolConfiguration {
 					List<RedisClusterNode> nodes = new ArrayList<>(topology.getActiveMasterNodes());
 					topology.getNodes().stream().filter(RedisClusterNode::isReplica).forEach(nodes::add);
 					return nodes;
+				}, minIdle);
+				// Masters that join later (scale-out, promotion) are warmed when the topology first shows them;
+				// masters that stop serving (failover, resharding) stop keeping idle connections, unless replica
+				// reads may still use them.
+				JedisTopology.onServingMastersChanged(factory.getRequiredTopologyProvider(), (change) -> {
+					if (!replicas) {
+						JedisClusterPrewarmer.release(client, change.removed());
+					}
+					JedisClusterPrewarmer.prewarm(client, change.added(), minIdle);
 				});
-				// Masters that join later (scale-out, promotion) are warmed when the topology first shows them.
-				JedisTopology.onMastersAdded(factory.getRequiredTopologyProvider(),
-						(masters) -> JedisClusterPrewarmer.prewarm(client, masters));
 			});
 		}
 

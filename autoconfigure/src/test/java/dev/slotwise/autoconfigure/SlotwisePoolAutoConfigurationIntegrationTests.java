@@ -3,8 +3,10 @@ package dev.slotwise.autoconfigure;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Map;
 
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
+import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
 import io.lettuce.core.api.StatefulConnection;
@@ -54,13 +56,13 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 	}
 
 	@Test
-	void defaultsAreAppliedToEveryNodePool() {
+	void defaultsAreAppliedToEveryNodePool(RedisTestCluster cluster) {
 		this.runner.run((context) -> {
 			Collection<ConnectionPool> pools = nodePools(context);
+			assertMinIdleOnMastersOnly(context, cluster, 4);
 			assertThat(pools).hasSize(6).allSatisfy((pool) -> {
 				assertThat(pool.getMaxTotal()).isEqualTo(ClientPoolProperties.defaultMaxActive());
 				assertThat(pool.getMaxIdle()).isEqualTo(ClientPoolProperties.defaultMaxActive());
-				assertThat(pool.getMinIdle()).isEqualTo(4);
 				assertThat(pool.getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(pool.getTestOnBorrow()).isFalse();
 				assertThat(pool.getTestOnReturn()).isFalse();
@@ -103,21 +105,23 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 	}
 
 	@Test
-	void springDataRedisPoolPropertiesWinOverSlotwiseDefaults() {
+	void springDataRedisPoolPropertiesWinOverSlotwiseDefaults(RedisTestCluster cluster) {
 		this.runner
 			.withPropertyValues("spring.data.redis.jedis.pool.max-active=13", "spring.data.redis.jedis.pool.max-idle=12",
 					"spring.data.redis.jedis.pool.min-idle=2", "spring.data.redis.jedis.pool.max-wait=300ms",
 					"spring.data.redis.jedis.pool.time-between-eviction-runs=5s")
-			.run((context) -> assertThat(nodePools(context)).allSatisfy((pool) -> {
-				assertThat(pool.getMaxTotal()).isEqualTo(13);
-				assertThat(pool.getMaxIdle()).isEqualTo(12);
-				assertThat(pool.getMinIdle()).isEqualTo(2);
-				assertThat(pool.getMaxWaitDuration()).isEqualTo(Duration.ofMillis(300));
-				assertThat(pool.getDurationBetweenEvictionRuns()).isEqualTo(Duration.ofSeconds(5));
-				// Settings Spring Boot does not expose still come from Slotwise.
-				assertThat(pool.getTestOnBorrow()).isFalse();
-				assertThat(pool.getTestWhileIdle()).isTrue();
-			}));
+			.run((context) -> {
+				assertThat(nodePools(context)).allSatisfy((pool) -> {
+					assertThat(pool.getMaxTotal()).isEqualTo(13);
+					assertThat(pool.getMaxIdle()).isEqualTo(12);
+					assertThat(pool.getMaxWaitDuration()).isEqualTo(Duration.ofMillis(300));
+					assertThat(pool.getDurationBetweenEvictionRuns()).isEqualTo(Duration.ofSeconds(5));
+					// Settings Spring Boot does not expose still come from Slotwise.
+					assertThat(pool.getTestOnBorrow()).isFalse();
+					assertThat(pool.getTestWhileIdle()).isTrue();
+				});
+				assertMinIdleOnMastersOnly(context, cluster, 2);
+			});
 	}
 
 	@Test
@@ -157,17 +161,15 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 	}
 
 	@Test
-	void minIdleDefaultYieldsToALowerMaxIdleOrMaxActive(CapturedOutput output) {
-		this.runner.withPropertyValues("spring.data.redis.jedis.pool.max-idle=2")
-			.run((context) -> assertThat(nodePools(context)).allSatisfy((pool) -> {
-				assertThat(pool.getMaxIdle()).isEqualTo(2);
-				assertThat(pool.getMinIdle()).isEqualTo(2);
-			}));
-		this.runner.withPropertyValues("spring.data.redis.jedis.pool.max-active=3")
-			.run((context) -> assertThat(nodePools(context)).allSatisfy((pool) -> {
-				assertThat(pool.getMaxTotal()).isEqualTo(3);
-				assertThat(pool.getMinIdle()).isEqualTo(3);
-			}));
+	void minIdleDefaultYieldsToALowerMaxIdleOrMaxActive(RedisTestCluster cluster, CapturedOutput output) {
+		this.runner.withPropertyValues("spring.data.redis.jedis.pool.max-idle=2").run((context) -> {
+			assertThat(nodePools(context)).allSatisfy((pool) -> assertThat(pool.getMaxIdle()).isEqualTo(2));
+			assertMinIdleOnMastersOnly(context, cluster, 2);
+		});
+		this.runner.withPropertyValues("spring.data.redis.jedis.pool.max-active=3").run((context) -> {
+			assertThat(nodePools(context)).allSatisfy((pool) -> assertThat(pool.getMaxTotal()).isEqualTo(3));
+			assertMinIdleOnMastersOnly(context, cluster, 3);
+		});
 		assertThat(output).containsOnlyOnce("spring.data.redis.jedis.pool.min-idle (4) yields to "
 				+ "spring.data.redis.jedis.pool.max-idle=2")
 			.containsOnlyOnce("yields to spring.data.redis.jedis.pool.max-active=3")
@@ -237,6 +239,22 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 				assertThat(pool.getMaxTotal()).isEqualTo(6);
 				assertThat(pool.getMinIdle()).isEqualTo(1);
 			});
+	}
+
+	/**
+	 * Min-idle is kept only where requests go, the masters; replicas' pools open connections only on demand
+	 * (JedisServingPoolsIntegrationTests).
+	 */
+	private static void assertMinIdleOnMastersOnly(AssertableApplicationContext context, RedisTestCluster cluster,
+			int minIdle) {
+		assertThat(context).hasNotFailed();
+		Map<String, ConnectionPool> byAddress = context.getBean(SlotwiseJedisConnectionFactory.class)
+			.getRequiredClusterClient()
+			.getClusterNodes();
+		for (RedisNode node : cluster.nodes()) {
+			assertThat(byAddress.get(node.address()).getMinIdle()).as(node.address())
+				.isEqualTo(cluster.isMaster(node) ? minIdle : 0);
+		}
 	}
 
 	private static Collection<ConnectionPool> nodePools(AssertableApplicationContext context) {

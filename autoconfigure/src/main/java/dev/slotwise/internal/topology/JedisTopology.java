@@ -1,6 +1,5 @@
 package dev.slotwise.internal.topology;
 
-import java.util.Collection;
 import java.util.function.Consumer;
 
 import redis.clients.jedis.JedisCluster;
@@ -8,7 +7,6 @@ import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
-import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.util.Assert;
 
 /**
@@ -46,20 +44,21 @@ public final class JedisTopology {
 
 	/**
 	 * Has a provider made by {@link #provider(UnifiedJedis, TopologySettings)} call a listener, on a thread of its own
-	 * and never on the caller's, whenever a refresh finds masters serving slots that served none in the previous
-	 * topology (a master added and given slots, a replica promoted). Jedis's slot table is renewed first when it has no
-	 * pool for such a master yet, so that its pool exists when the listener runs. Typical use: pre-warm the new
-	 * masters' pools, which Jedis would otherwise fill only as requests need them.
+	 * and never on the caller's, whenever a refresh finds the masters serving slots changed: masters serving slots that
+	 * served none in the previous topology (a master added and given slots, a replica promoted), and masters that
+	 * stopped serving (failed over, demoted, emptied). Jedis's slot table is renewed first when it has no pool for a
+	 * new master yet, so that its pool exists when the listener runs. Typical use: pre-warm the new masters' pools,
+	 * which Jedis would otherwise fill only as requests need them, and stop keeping idle connections to the others.
 	 * @param provider the provider
-	 * @param listener receives the new masters
+	 * @param listener receives the change
 	 * @return whether the provider is Slotwise's and took the listener
 	 */
-	public static boolean onMastersAdded(ClusterTopologyProvider provider,
-			Consumer<Collection<RedisClusterNode>> listener) {
+	public static boolean onServingMastersChanged(ClusterTopologyProvider provider,
+			Consumer<ServingMastersChange> listener) {
 		Assert.notNull(provider, "'provider' must not be null");
 		Assert.notNull(listener, "'listener' must not be null");
 		if (provider instanceof RandomizedJedisTopologyProvider randomized) {
-			randomized.onMastersAdded(listener);
+			randomized.onServingMastersChanged(listener);
 			return true;
 		}
 		return false;

@@ -1,7 +1,6 @@
 package dev.slotwise.internal.topology;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +23,10 @@ import org.springframework.data.redis.connection.RedisClusterNode;
 
 /**
  * Notices masters that serve slots in a refreshed topology but served none in the previous one (a master added and
- * given slots, a replica promoted) and hands them to a listener, typically pre-warm, on a thread of its own: the
- * refresh runs on a caller's thread, which must not pay for opening connections to a node it may not even need. That
+ * given slots, a replica promoted), and those that stopped serving (failed over, demoted, emptied), and hands both to
+ * a listener, typically pre-warm and the release of the idle connections kept for a node that no longer serves, on a
+ * thread of its own: the refresh runs on a caller's thread, which must not pay for opening connections to a node it
+ * may not even need. That
  * thread starts with the first such event, ends after a second without one, and {@link #close()} (when the
  * connection factory stops) ends it for good.
  * <p>
@@ -45,7 +46,7 @@ final class NewMasters implements AutoCloseable {
 
 	private final Runnable renewSlotTable;
 
-	private volatile @Nullable Consumer<Collection<RedisClusterNode>> listener;
+	private volatile @Nullable Consumer<ServingMastersChange> listener;
 
 	/**
 	 * @param pools the client's pools by the address it keys them by
@@ -63,33 +64,34 @@ final class NewMasters implements AutoCloseable {
 		this.notifier.allowCoreThreadTimeOut(true);
 	}
 
-	void listen(Consumer<Collection<RedisClusterNode>> listener) {
+	void listen(Consumer<ServingMastersChange> listener) {
 		this.listener = listener;
 	}
 
 	/**
-	 * Compares two topologies and, when masters serve slots now that did not before, calls the listener with them on
-	 * the notifying thread (events in order, one at a time). The first topology is left alone: start-up pre-warm covers it.
+	 * Compares two topologies and, when the masters serving slots changed, calls the listener with the change on the
+	 * notifying thread (events in order, one at a time). The first topology is left alone: start-up pre-warm covers it.
 	 * @param previous the topology served so far, {@code null} for none
 	 * @param current the topology just fetched
 	 */
 	void compare(@Nullable ClusterTopology previous, ClusterTopology current) {
-		Consumer<Collection<RedisClusterNode>> listener = this.listener;
+		Consumer<ServingMastersChange> listener = this.listener;
 		if (listener == null || previous == null) {
 			return;
 		}
-		Set<String> before = new HashSet<>();
-		for (RedisClusterNode master : servingMasters(previous)) {
-			before.add(master.asString());
-		}
-		List<RedisClusterNode> added = servingMasters(current).stream()
-			.filter((master) -> !before.contains(master.asString()))
+		Set<String> before = addresses(servingMasters(previous));
+		List<RedisClusterNode> serving = servingMasters(current);
+		Set<String> now = addresses(serving);
+		List<RedisClusterNode> added = serving.stream().filter((master) -> !before.contains(master.asString())).toList();
+		List<RedisClusterNode> removed = servingMasters(previous).stream()
+			.filter((master) -> !now.contains(master.asString()))
 			.toList();
-		if (added.isEmpty()) {
+		if (added.isEmpty() && removed.isEmpty()) {
 			return;
 		}
+		ServingMastersChange change = new ServingMastersChange(added, removed);
 		try {
-			this.notifier.execute(() -> notify(listener, added));
+			this.notifier.execute(() -> notify(listener, change));
 		}
 		catch (RejectedExecutionException ex) {
 			// Closed: the factory stopped, and nobody needs the new masters' pools any more.
@@ -104,17 +106,26 @@ final class NewMasters implements AutoCloseable {
 		this.notifier.shutdownNow();
 	}
 
-	private void notify(Consumer<Collection<RedisClusterNode>> listener, List<RedisClusterNode> added) {
+	private void notify(Consumer<ServingMastersChange> listener, ServingMastersChange change) {
 		try {
 			Map<String, ConnectionPool> pools = this.pools.get();
-			if (!added.stream().allMatch((master) -> JedisNodePools.find(pools, master) != null)) {
+			if (!change.added().stream().allMatch((master) -> JedisNodePools.find(pools, master) != null)) {
 				this.renewSlotTable.run();
 			}
-			listener.accept(added);
+			listener.accept(change);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Could not prepare the connections to the new masters " + added + ": " + ex);
+			logger.warn("Could not adjust the connections to the masters that changed (new: " + change.added()
+					+ ", no longer serving: " + change.removed() + "): " + ex);
 		}
+	}
+
+	private static Set<String> addresses(List<RedisClusterNode> masters) {
+		Set<String> addresses = new HashSet<>();
+		for (RedisClusterNode master : masters) {
+			addresses.add(master.asString());
+		}
+		return addresses;
 	}
 
 	private static List<RedisClusterNode> servingMasters(ClusterTopology topology) {

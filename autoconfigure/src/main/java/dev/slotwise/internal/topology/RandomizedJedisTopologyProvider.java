@@ -1,7 +1,6 @@
 package dev.slotwise.internal.topology;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,8 +53,8 @@ import org.springframework.data.redis.connection.jedis.JedisClusterConnection.Je
  * nodes (names resolved again), then asks the nodes that names: a cluster whose every address changed behind stable
  * names is found again without a restart. This happens within the same paced refresh, never more often.
  * <p>
- * A refresh that finds masters serving slots that served none before hands them to a listener (pre-warm) on a
- * thread of its own, see {@link #onMastersAdded(Consumer)}.
+ * A refresh that finds the masters serving slots changed hands the change to a listener (pre-warm, release) on a
+ * thread of its own, see {@link #onServingMastersChanged(Consumer)}.
  * <p>
  * A master that only the answering node suspects ({@code fail?}, or a broken link from that node) keeps its slots:
  * one node's opinion must not route a healthy master's slots nowhere. Only {@code fail}, which the cluster sets when
@@ -130,10 +129,10 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 	}
 
 	/**
-	 * Sets what runs, on a thread of its own, when a refresh finds masters serving slots that served none before.
-	 * @param listener receives the new masters; replaces any listener set before
+	 * Sets what runs, on a thread of its own, when a refresh finds the masters serving slots changed.
+	 * @param listener receives the change; replaces any listener set before
 	 */
-	void onMastersAdded(Consumer<Collection<RedisClusterNode>> listener) {
+	void onServingMastersChanged(Consumer<ServingMastersChange> listener) {
 		this.newMasters.listen(listener);
 	}
 

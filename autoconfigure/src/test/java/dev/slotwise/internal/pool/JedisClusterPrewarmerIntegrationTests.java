@@ -45,7 +45,7 @@ class JedisClusterPrewarmerIntegrationTests {
 			cluster.kill(down);
 			try {
 				PrewarmResult result = JedisClusterPrewarmer.prewarm(client,
-						masters.stream().map((node) -> new RedisClusterNode(node.host(), node.port())).toList());
+						masters.stream().map((node) -> new RedisClusterNode(node.host(), node.port())).toList(), 3);
 
 				assertThat(result.warmed()).containsExactly(masters.get(0).address(), masters.get(1).address());
 				assertThat(result.failed()).containsOnlyKeys(down.address());
@@ -67,7 +67,7 @@ class JedisClusterPrewarmerIntegrationTests {
 		try (RedisClusterClient client = RedisClusterClient.builder()
 			.nodes(Set.of(new HostAndPort(seed.host(), seed.port())))
 			.build()) {
-			PrewarmResult result = JedisClusterPrewarmer.prewarm(client, List.of(new RedisClusterNode("127.0.0.1", 1)));
+			PrewarmResult result = JedisClusterPrewarmer.prewarm(client, List.of(new RedisClusterNode("127.0.0.1", 1)), 3);
 
 			assertThat(result.warmed()).isEmpty();
 			assertThat(result.failed()).containsOnlyKeys("127.0.0.1:1");

@@ -1,7 +1,6 @@
 package dev.slotwise.internal.topology;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,13 +31,42 @@ class NewMastersTests {
 
 	@Test
 	void aMasterThatStartsServingSlotsIsHandedToTheListener() throws Exception {
-		CompletableFuture<Collection<RedisClusterNode>> seen = new CompletableFuture<>();
+		CompletableFuture<ServingMastersChange> seen = new CompletableFuture<>();
 		NewMasters newMasters = new NewMasters(() -> pools("10.0.0.1", "10.0.0.2", "10.0.0.3"), () -> {
 		});
 		newMasters.listen(seen::complete);
 		RedisClusterNode c = master("10.0.0.3", 8000, 8191);
 		newMasters.compare(topology(A, B), topology(master("10.0.0.1", 0, 7999), B, c));
-		assertThat(seen.get(5, TimeUnit.SECONDS)).extracting(RedisClusterNode::asString).containsExactly("10.0.0.3:6379");
+		ServingMastersChange change = seen.get(5, TimeUnit.SECONDS);
+		assertThat(change.added()).extracting(RedisClusterNode::asString).containsExactly("10.0.0.3:6379");
+		assertThat(change.removed()).isEmpty();
+	}
+
+	@Test
+	void aFailoverHandsOverThePromotedReplicaAndTheMasterThatStoppedServing() throws Exception {
+		CompletableFuture<ServingMastersChange> seen = new CompletableFuture<>();
+		NewMasters newMasters = new NewMasters(() -> pools("10.0.0.1", "10.0.0.2", "10.0.0.3"), () -> {
+		});
+		newMasters.listen(seen::complete);
+		// B's replica (10.0.0.3) took over all of B's slots; B is gone from the serving masters.
+		newMasters.compare(topology(A, B), topology(A, master("10.0.0.3", 8192, 16383)));
+		ServingMastersChange change = seen.get(5, TimeUnit.SECONDS);
+		assertThat(change.added()).extracting(RedisClusterNode::asString).containsExactly("10.0.0.3:6379");
+		assertThat(change.removed()).extracting(RedisClusterNode::asString).containsExactly("10.0.0.2:6379");
+	}
+
+	@Test
+	void aMasterEmptiedByAReshardingIsHandedOverAlone() throws Exception {
+		CompletableFuture<ServingMastersChange> seen = new CompletableFuture<>();
+		NewMasters newMasters = new NewMasters(() -> pools("10.0.0.1", "10.0.0.2"), () -> {
+		});
+		newMasters.listen(seen::complete);
+		RedisClusterNode emptied = RedisClusterNode.newRedisClusterNode().listeningAt("10.0.0.2", 6379)
+			.promotedAs(NodeType.MASTER).withId("10.0.0.2").linkState(LinkState.CONNECTED).build();
+		newMasters.compare(topology(A, B), topology(master("10.0.0.1", 0, 16383), emptied));
+		ServingMastersChange change = seen.get(5, TimeUnit.SECONDS);
+		assertThat(change.added()).isEmpty();
+		assertThat(change.removed()).extracting(RedisClusterNode::asString).containsExactly("10.0.0.2:6379");
 	}
 
 	@Test
