@@ -22,14 +22,17 @@ import dev.slotwise.test.cluster.ClusterShape;
  * latency ratio to the ideal as the median of the rounds' ratios (with their range), and the JVM's CPU time per call;
  * every value is checked.
  * <pre>
- * java -cp benchmarks.jar dev.slotwise.benchmarks.ClusterSizeSweep [rounds] [calls per round] [masters...]
+ * java [-Dslotwise.sweep.targets=slotwise-jedis,slotwise-lettuce] -cp benchmarks.jar \
+ *     dev.slotwise.benchmarks.ClusterSizeSweep [rounds] [calls per round] [masters...]
  * </pre>
  * Writes {@code cluster-size-sweep.csv}, {@code cluster-size-sweep.md} and {@code cluster-size-sweep.png} to
  * {@code -Dslotwise.results}.
  */
 public final class ClusterSizeSweep {
 
-	private static final List<String> TARGETS = List.of("ideal", "slotwise-jedis", "slotwise-lettuce", "sdr-lettuce");
+	/** The targets; {@code -Dslotwise.sweep.targets=slotwise-jedis,...} runs fewer (the ideal always runs). */
+	private static final List<String> TARGETS = targets(System.getProperty("slotwise.sweep.targets",
+			"slotwise-jedis,slotwise-lettuce,sdr-lettuce"));
 
 	private static final int KEYS = 1000;
 
@@ -129,6 +132,16 @@ public final class ClusterSizeSweep {
 		}
 		System.out.println();
 		System.out.print(md);
+	}
+
+	private static List<String> targets(String list) {
+		List<String> targets = new ArrayList<>(List.of("ideal"));
+		for (String target : list.split(",")) {
+			if (!target.isBlank() && !targets.contains(target.strip())) {
+				targets.add(target.strip());
+			}
+		}
+		return List.copyOf(targets);
 	}
 
 	private static void check(List<String> keys, List<String> values, long[] counts) {
