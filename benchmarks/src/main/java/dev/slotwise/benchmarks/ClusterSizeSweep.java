@@ -149,7 +149,7 @@ public final class ClusterSizeSweep {
 	}
 
 	/**
-	 * CPU time of every live thread of this JVM in nanoseconds, from {@code /proc/self/task/*/schedstat} (the
+	 * CPU time of every live thread of this JVM in nanoseconds, from {@code /proc/self/task/<thread>/schedstat} (the
 	 * scheduler's own count), falling back to the process CPU time: on some kernels that clock ticks only every
 	 * 10 ms, too coarse for a round of a few hundred calls. Threads that ended during a round are not counted.
 	 */
