@@ -22,14 +22,17 @@ import dev.slotwise.test.cluster.ClusterShape;
  * latency ratio to the ideal as the median of the rounds' ratios (with their range), and the JVM's CPU time per call;
  * every value is checked.
  * <pre>
- * java -cp benchmarks.jar dev.slotwise.benchmarks.ClusterSizeSweep [rounds] [calls per round] [masters...]
+ * java [-Dslotwise.sweep.targets=slotwise-jedis,slotwise-lettuce] -cp benchmarks.jar \
+ *     dev.slotwise.benchmarks.ClusterSizeSweep [rounds] [calls per round] [masters...]
  * </pre>
  * Writes {@code cluster-size-sweep.csv}, {@code cluster-size-sweep.md} and {@code cluster-size-sweep.png} to
  * {@code -Dslotwise.results}.
  */
 public final class ClusterSizeSweep {
 
-	private static final List<String> TARGETS = List.of("ideal", "slotwise-jedis", "slotwise-lettuce", "sdr-lettuce");
+	/** The targets; {@code -Dslotwise.sweep.targets=slotwise-jedis,...} runs fewer (the ideal always runs). */
+	private static final List<String> TARGETS = targets(System.getProperty("slotwise.sweep.targets",
+			"slotwise-jedis,slotwise-lettuce,sdr-lettuce"));
 
 	private static final int KEYS = 1000;
 
@@ -47,7 +50,8 @@ public final class ClusterSizeSweep {
 		md.append(String.format(Locale.ROOT, "multiGet of %d random cross-slot keys, one caller; per size %d rounds of "
 				+ "%d calls per target, targets taking turns (order rotating each round)%n%n", KEYS, rounds, calls));
 		md.append("| masters | target | p50 µs | p99 µs | p50 ÷ ideal, median of rounds (min-max) | application CPU "
-				+ "µs per call | CPU ÷ ideal | values checked / wrong |\n|---|---|---|---|---|---|---|---|\n");
+				+ "µs per call | CPU ÷ ideal, median of rounds (min-max) | JVM context switches per call | values "
+				+ "checked / wrong |\n|---|---|---|---|---|---|---|---|---|\n");
 		List<Row> chartRows = new ArrayList<>();
 		for (int masters : sizes) {
 			Map<String, MultiGetTarget> systems = new LinkedHashMap<>();
@@ -55,6 +59,7 @@ public final class ClusterSizeSweep {
 			Map<String, double[]> roundMedians = new LinkedHashMap<>();
 			Map<String, double[]> cpu = new LinkedHashMap<>();
 			Map<String, long[]> wrong = new LinkedHashMap<>();
+			Map<String, double[]> switches = new LinkedHashMap<>();
 			try {
 				for (String target : TARGETS) {
 					System.out.printf(Locale.ROOT, "%d masters: starting %s%n", masters, target);
@@ -63,6 +68,7 @@ public final class ClusterSizeSweep {
 					latencies.put(target, new long[rounds * calls]);
 					roundMedians.put(target, new double[rounds]);
 					cpu.put(target, new double[rounds]);
+					switches.put(target, new double[rounds]);
 					wrong.put(target, new long[2]);
 				}
 				for (MultiGetTarget system : systems.values()) {
@@ -76,7 +82,8 @@ public final class ClusterSizeSweep {
 						MultiGetTarget system = systems.get(target);
 						long[] all = latencies.get(target);
 						long[] mine = new long[calls];
-						long cpuBefore = os.getProcessCpuTime();
+						long switchesBefore = contextSwitches();
+						long cpuBefore = processCpuNanos(os);
 						for (int c = 0; c < calls; c++) {
 							List<String> keys = system.nextKeys();
 							long start = System.nanoTime();
@@ -84,7 +91,8 @@ public final class ClusterSizeSweep {
 							mine[c] = System.nanoTime() - start;
 							check(keys, values, wrong.get(target));
 						}
-						cpu.get(target)[round] = (os.getProcessCpuTime() - cpuBefore) / 1e3 / calls;
+						cpu.get(target)[round] = (processCpuNanos(os) - cpuBefore) / 1e3 / calls;
+						switches.get(target)[round] = (contextSwitches() - switchesBefore) / (double) calls;
 						System.arraycopy(mine, 0, all, round * calls, calls);
 						Arrays.sort(mine);
 						roundMedians.get(target)[round] = mine[calls / 2] / 1e3;
@@ -105,16 +113,25 @@ public final class ClusterSizeSweep {
 					ratios[r] = roundMedians.get(target)[r] / roundMedians.get("ideal")[r];
 				}
 				double cpuPerCall = median(cpu.get(target));
+				double[] cpuRatios = new double[rounds];
+				for (int r = 0; r < rounds; r++) {
+					cpuRatios[r] = cpu.get(target)[r] / cpu.get("ideal")[r];
+				}
+				double switchesPerCall = median(switches.get(target));
 				String line = String.format(Locale.ROOT,
-						"| %d | %s | %,.0f | %,.0f | %.2f× (%.2f-%.2f) | %,.0f | %.2f× | %d / %d |", masters, target, p50, p99, median(ratios), min(ratios), max(ratios), cpuPerCall,
-						cpuPerCall / idealCpu, wrong.get(target)[0], wrong.get(target)[1]);
+						"| %d | %s | %,.0f | %,.0f | %.2f× (%.2f-%.2f) | %,.0f | %.2f× (%.2f-%.2f) | %.1f | %d / %d |",
+						masters, target, p50, p99, median(ratios), min(ratios), max(ratios), cpuPerCall,
+						median(cpuRatios), min(cpuRatios), max(cpuRatios), switchesPerCall, wrong.get(target)[0],
+						wrong.get(target)[1]);
 				System.out.println(line);
 				md.append(line).append('\n');
 				ClusterSizeBenchmark.append("cluster-size-sweep.csv",
-						"masters,target,p50_us,p99_us,ratio_median,ratio_min,ratio_max,app_cpu_us_per_call,checked,wrong",
-						String.format(Locale.ROOT, "%d,%s,%.1f,%.1f,%.3f,%.3f,%.3f,%.1f,%d,%d", masters, target, p50,
-								p99, median(ratios), min(ratios), max(ratios), cpuPerCall, wrong.get(target)[0],
-								wrong.get(target)[1]));
+						"masters,target,p50_us,p99_us,ratio_median,ratio_min,ratio_max,app_cpu_us_per_call,"
+								+ "cpu_ratio_median,cpu_ratio_min,cpu_ratio_max,context_switches_per_call,checked,wrong",
+						String.format(Locale.ROOT, "%d,%s,%.1f,%.1f,%.3f,%.3f,%.3f,%.1f,%.3f,%.3f,%.3f,%.2f,%d,%d",
+								masters, target, p50, p99, median(ratios), min(ratios), max(ratios), cpuPerCall,
+								median(cpuRatios), min(cpuRatios), max(cpuRatios), switchesPerCall,
+								wrong.get(target)[0], wrong.get(target)[1]));
 				List<Double> perRound = Arrays.stream(roundMedians.get(target)).boxed().toList();
 				chartRows.add(new Row("dev.slotwise.benchmarks.ClusterSizeSweep.multiGet", "sample",
 						Map.of("masters", String.valueOf(masters), "target", target, "keys", String.valueOf(KEYS)),
@@ -129,6 +146,75 @@ public final class ClusterSizeSweep {
 		}
 		System.out.println();
 		System.out.print(md);
+	}
+
+	/**
+	 * CPU time of every live thread of this JVM in nanoseconds, from {@code /proc/self/task/<thread>/schedstat} (the
+	 * scheduler's own count), falling back to the process CPU time: on some kernels that clock ticks only every
+	 * 10 ms, too coarse for a round of a few hundred calls. Threads that ended during a round are not counted.
+	 */
+	private static long processCpuNanos(com.sun.management.OperatingSystemMXBean os) {
+		Path tasks = Path.of("/proc/self/task");
+		if (!java.nio.file.Files.isDirectory(tasks)) {
+			return os.getProcessCpuTime();
+		}
+		long total = 0;
+		try (java.util.stream.Stream<Path> threads = java.nio.file.Files.list(tasks)) {
+			for (Path thread : threads.toList()) {
+				try {
+					String stat = java.nio.file.Files.readString(thread.resolve("schedstat")).strip();
+					total += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+				}
+				catch (IOException | RuntimeException ex) {
+					// The thread ended while being read.
+				}
+			}
+		}
+		catch (IOException ex) {
+			return os.getProcessCpuTime();
+		}
+		return total;
+	}
+
+	/**
+	 * Voluntary and involuntary context switches of every live thread of this JVM (Linux {@code /proc}); 0 where
+	 * there is no {@code /proc}. A thread hand-off costs a switch on each side, which process CPU time alone hides.
+	 */
+	private static long contextSwitches() {
+		Path tasks = Path.of("/proc/self/task");
+		if (!java.nio.file.Files.isDirectory(tasks)) {
+			return 0;
+		}
+		long total = 0;
+		try (java.util.stream.Stream<Path> threads = java.nio.file.Files.list(tasks)) {
+			for (Path thread : threads.toList()) {
+				try {
+					for (String line : java.nio.file.Files.readAllLines(thread.resolve("status"))) {
+						if (line.startsWith("voluntary_ctxt_switches:")
+								|| line.startsWith("nonvoluntary_ctxt_switches:")) {
+							total += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+						}
+					}
+				}
+				catch (IOException ex) {
+					// The thread ended while being read.
+				}
+			}
+		}
+		catch (IOException ex) {
+			return 0;
+		}
+		return total;
+	}
+
+	private static List<String> targets(String list) {
+		List<String> targets = new ArrayList<>(List.of("ideal"));
+		for (String target : list.split(",")) {
+			if (!target.isBlank() && !targets.contains(target.strip())) {
+				targets.add(target.strip());
+			}
+		}
+		return List.copyOf(targets);
 	}
 
 	private static void check(List<String> keys, List<String> values, long[] counts) {

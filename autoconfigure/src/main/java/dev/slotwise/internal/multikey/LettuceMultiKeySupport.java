@@ -3,6 +3,7 @@ package dev.slotwise.internal.multikey;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
@@ -10,6 +11,7 @@ import dev.slotwise.internal.pubsub.ClusterPubSub;
 import dev.slotwise.internal.pubsub.LettucePubSubSupport;
 import dev.slotwise.internal.pubsub.PubSubObserver;
 import dev.slotwise.internal.pubsub.PubSubRuntime;
+import dev.slotwise.internal.topology.LettuceTopology;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -104,17 +106,18 @@ public final class LettuceMultiKeySupport {
 					: null;
 			AskingConnection asking = new AskingConnection(factory::getNativeClient);
 			factory.claimClusterConnections(CONTRIBUTOR, (shared, provider, topologyProvider, executor, timeout) -> {
-				Runnable invalidate = () -> {
+				LongConsumer invalidate = (routedAt) -> {
 					if (topologyProvider instanceof RefreshableTopologyProvider refreshable) {
 						refreshable.invalidate();
 					}
-					refresher.refresh();
+					refresher.refresh(routedAt);
 				};
 				return new SlotwiseLettuceClusterConnection(shared, provider, topologyProvider, executor, timeout,
 						(connection) -> new MultiKeyEngine(new LettuceNodeTransport(connection, asking, invalidate),
 								settings, observer),
 						(pubSub != null) ? pubSub.current() : null,
-						(keyspaces != null) ? (connection) -> keyspaces.create(connection, invalidate) : null);
+						(keyspaces != null) ? (connection) -> keyspaces.create(connection,
+								() -> invalidate.accept(System.nanoTime())) : null);
 			});
 			// Reactive calls share the imperative path's native connection (or, with sharing off, run over one of the
 			// factory's own), ASK connection and partition refresh.
@@ -207,12 +210,27 @@ public final class LettuceMultiKeySupport {
 		}
 
 		void refresh() {
+			refresh(System.nanoTime());
+		}
+
+		/**
+		 * Asks for a reload on behalf of a call routed at {@code routedAt}; nothing when the client applied a
+		 * topology change since then, which explains what the call saw (issue 19: in a fleet, the calls in flight
+		 * when a failover is found fail or time out just after it, and each asked for one more refresh).
+		 */
+		void refresh(long routedAt) {
 			long now = System.nanoTime();
-			if (now - this.last.get() < this.minIntervalNanos || !this.refreshing.compareAndSet(false, true)) {
+			if (now - this.last.get() < this.minIntervalNanos) {
+				return;
+			}
+			AbstractRedisClient client = this.factory.getNativeClient();
+			if (client instanceof RedisClusterClient cluster && LettuceTopology.changedSince(cluster, routedAt)) {
+				return;
+			}
+			if (!this.refreshing.compareAndSet(false, true)) {
 				return;
 			}
 			this.last.set(now);
-			AbstractRedisClient client = this.factory.getNativeClient();
 			if (client instanceof RedisClusterClient cluster) {
 				cluster.refreshPartitionsAsync().whenComplete((ignored, failure) -> this.refreshing.set(false));
 			}

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import java.util.function.LongConsumer;
 
 import dev.slotwise.internal.compat.LettuceInternals;
 import dev.slotwise.internal.routing.Chunks;
@@ -50,12 +51,12 @@ final class LettuceNodeTransport implements NodeTransport {
 
 	private final AskingConnection asking;
 
-	private final Runnable invalidateTopology;
+	private final LongConsumer invalidateTopology;
 
 	private final LettuceCommandTracing tracing;
 
 	LettuceNodeTransport(StatefulRedisClusterConnection<byte[], byte[]> connection, AskingConnection asking,
-			Runnable invalidateTopology) {
+			LongConsumer invalidateTopology) {
 		this.connection = connection;
 		this.asking = asking;
 		this.invalidateTopology = invalidateTopology;
@@ -198,7 +199,12 @@ final class LettuceNodeTransport implements NodeTransport {
 
 	@Override
 	public void invalidateTopology() {
-		this.invalidateTopology.run();
+		this.invalidateTopology.accept(System.nanoTime());
+	}
+
+	@Override
+	public void invalidateTopology(long routedAt) {
+		this.invalidateTopology.accept(routedAt);
 	}
 
 	/**

@@ -66,6 +66,9 @@ final class MultiKeyCall<R> {
 
 	private final long deadline;
 
+	/** When the call began: it routes with the topology known then, or later (redirected commands). */
+	private final long started = System.nanoTime();
+
 	/**
 	 * @param transport the client behind the call
 	 * @param settings the limits
@@ -167,7 +170,7 @@ final class MultiKeyCall<R> {
 				node = router.apply(command.slot());
 			}
 			if (node == null) {
-				this.transport.invalidateTopology();
+				this.transport.invalidateTopology(this.started);
 				fail(failure(Kind.OTHER, this.command + " failed: no master serves the slot", List.of(),
 						List.of(command.slot()), null));
 				return;
@@ -212,7 +215,7 @@ final class MultiKeyCall<R> {
 				if (failure != null) {
 					Throwable cause = unwrap(failure);
 					if (!(cause instanceof CancellationException)) {
-						this.transport.invalidateTopology();
+						this.transport.invalidateTopology(this.started);
 						fail(failure(classify(cause), this.command + " failed", List.of(node.toString()),
 								slotsOf(commands), cause));
 					}
@@ -271,7 +274,7 @@ final class MultiKeyCall<R> {
 			}
 		}
 		if (moved) {
-			this.transport.invalidateTopology();
+			this.transport.invalidateTopology(this.started);
 		}
 		if (!again.isEmpty()) {
 			dispatch(again);
@@ -341,7 +344,7 @@ final class MultiKeyCall<R> {
 		if (!fail(timeout)) {
 			return null;
 		}
-		this.transport.invalidateTopology();
+		this.transport.invalidateTopology(this.started);
 		return timeout;
 	}
 

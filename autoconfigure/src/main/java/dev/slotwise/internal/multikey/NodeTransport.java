@@ -83,6 +83,16 @@ interface NodeTransport {
 	void invalidateTopology();
 
 	/**
+	 * Like {@link #invalidateTopology()}, from a call routed at a known time: a transport whose topology source
+	 * applied a change since then may ignore it (the change explains the failure or redirect). The default ignores
+	 * the time.
+	 * @param routedAt the {@link System#nanoTime()} at which the call began routing
+	 */
+	default void invalidateTopology(long routedAt) {
+		invalidateTopology();
+	}
+
+	/**
 	 * One command for one node.
 	 *
 	 * @param command the command

@@ -46,6 +46,18 @@ public final class LettuceTopology {
 	}
 
 	/**
+	 * Tells whether a client made by {@link #samplingClient} applied a topology change after the given time. A
+	 * failure or redirect seen by a call routed before that change is explained by it: asking for another refresh
+	 * because of it would only find the same topology again.
+	 * @param client the client
+	 * @param nanos a {@link System#nanoTime()}, e.g. when a call was routed
+	 * @return whether a refresh that found a change completed after {@code nanos}; {@code false} for other clients
+	 */
+	public static boolean changedSince(RedisClusterClient client, long nanos) {
+		return client instanceof SamplingRedisClusterClient sampling && sampling.changedSince(nanos);
+	}
+
+	/**
 	 * Wraps Spring Data Redis's Lettuce topology provider so that it converts Lettuce's partitions only when they
 	 * have changed since the last lookup.
 	 * @param delegate Spring Data Redis's provider for the client

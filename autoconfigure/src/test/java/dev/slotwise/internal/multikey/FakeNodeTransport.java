@@ -53,6 +53,9 @@ final class FakeNodeTransport implements NodeTransport {
 
 	final AtomicInteger invalidations = new AtomicInteger();
 
+	/** The routing time each invalidation carried. */
+	final List<Long> routedAt = new CopyOnWriteArrayList<>();
+
 	/**
 	 * Spreads all slots over the nodes in equal ranges, in both the client's and the servers' view.
 	 */
@@ -214,6 +217,12 @@ final class FakeNodeTransport implements NodeTransport {
 	@Override
 	public void invalidateTopology() {
 		this.invalidations.incrementAndGet();
+	}
+
+	@Override
+	public void invalidateTopology(long routedAt) {
+		this.routedAt.add(routedAt);
+		invalidateTopology();
 	}
 
 	@Override

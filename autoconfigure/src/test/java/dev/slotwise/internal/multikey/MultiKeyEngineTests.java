@@ -95,9 +95,16 @@ class MultiKeyEngineTests {
 		this.cluster.own(slot, newOwner);
 		this.cluster.put(moving, value("here"));
 		byte[][] keys = { moving, key("a"), key("b"), key("c") };
-		List<byte[]> values = engine(settings()).mGet(keys);
+		MultiKeyEngine engine = engine(settings());
+		long before = System.nanoTime();
+		List<byte[]> values = engine.mGet(keys);
+		long after = System.nanoTime();
 		assertThat(values.get(0)).isEqualTo(value("here"));
 		assertThat(this.cluster.invalidations).hasValue(1);
+		// The invalidation says when the call began routing: a client that applied a change since then ignores it.
+		assertThat(this.cluster.routedAt).singleElement()
+			.satisfies((routedAt) -> assertThat(routedAt - before).isNotNegative())
+			.satisfies((routedAt) -> assertThat(after - routedAt).isNotNegative());
 		assertThat(this.observer.redirects).containsExactly(RedirectKind.MOVED);
 		List<Sent> toNewOwner = this.cluster.sentTo(newOwner);
 		assertThat(toNewOwner.get(toNewOwner.size() - 1).requests()).singleElement()
