@@ -136,6 +136,21 @@ final class JedisScanTransport implements ScanTransport {
 	}
 
 	@Override
+	public CompletableFuture<boolean[]> unlink(ClusterNodes.Node node, List<byte[][]> groups) {
+		return run(pool(node), (connection) -> {
+			for (byte[][] keys : groups) {
+				connection.sendCommand(Protocol.Command.UNLINK, keys);
+			}
+			List<Object> replies = connection.getMany(groups.size());
+			boolean[] removed = new boolean[groups.size()];
+			for (int i = 0; i < removed.length; i++) {
+				removed[i] = replies.get(i) instanceof Long;
+			}
+			return removed;
+		});
+	}
+
+	@Override
 	public CompletableFuture<List<byte[]>> keys(ClusterNodes.Node node, byte[] pattern) {
 		return run(pool(node), (connection) -> {
 			connection.sendCommand(Protocol.Command.KEYS, pattern);
