@@ -374,12 +374,13 @@ final class ClusterScan {
 			endView(walk);
 		}
 		if (this.removeAtSource && !page.keys().isEmpty()) {
-			// The walk's next page is requested first (pump below), so that its SCAN follows these UNLINKs.
+			// The walk's next SCAN first: the node answers it before these UNLINKs, so the next page is on its way
+			// while they run.
+			pump();
 			removeThenBuffer(master, page.keys(), null);
+			return;
 		}
-		else {
-			signal();
-		}
+		signal();
 		pump();
 	}
 

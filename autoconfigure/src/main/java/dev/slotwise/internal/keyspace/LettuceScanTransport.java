@@ -4,10 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
+import dev.slotwise.internal.multikey.LettuceBatchWriter;
 import dev.slotwise.internal.routing.NodeAddress;
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
@@ -19,12 +19,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.output.IntegerOutput;
-import io.lettuce.core.protocol.AsyncCommand;
-import io.lettuce.core.protocol.Command;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ConnectionIntent;
 import org.jspecify.annotations.Nullable;
 
@@ -112,32 +106,8 @@ final class LettuceScanTransport implements ScanTransport {
 
 	@Override
 	public CompletableFuture<boolean[]> unlink(ClusterNodes.Node node, List<byte[][]> groups) {
-		return connect(node).thenCompose((nodeConnection) -> {
-			List<AsyncCommand<byte[], byte[], Long>> commands = new ArrayList<>(groups.size());
-			for (byte[][] keys : groups) {
-				commands.add(new AsyncCommand<>(new Command<>(CommandType.UNLINK,
-						new IntegerOutput<>(ByteArrayCodec.INSTANCE), new CommandArgs<>(ByteArrayCodec.INSTANCE).addKeys(keys))));
-			}
-			// One write and one flush for the whole group (on Lettuce's event loop when a page's completion calls this).
-			nodeConnection.dispatch(commands);
-			boolean[] removed = new boolean[groups.size()];
-			CompletableFuture<?>[] replies = new CompletableFuture<?>[commands.size()];
-			for (int i = 0; i < replies.length; i++) {
-				int index = i;
-				replies[i] = commands.get(i).handle((count, failure) -> {
-					if (failure == null) {
-						removed[index] = true;
-						return null;
-					}
-					if (failure instanceof RedisCommandExecutionException) {
-						return null;
-					}
-					throw (failure instanceof CompletionException completion) ? completion
-							: new CompletionException(failure);
-				});
-			}
-			return CompletableFuture.allOf(replies).thenApply((ignored) -> removed);
-		});
+		// The multi-key engine's batch: encoded here, one write, no per-command future or timer.
+		return connect(node).thenCompose((nodeConnection) -> LettuceBatchWriter.unlink(nodeConnection, groups));
 	}
 
 	@Override
