@@ -125,6 +125,9 @@ final class ClusterScan {
 	private Runnable signal = () -> {
 	};
 
+	/** Consumers waiting in {@link #takePage()}. */
+	private int waiting;
+
 	/**
 	 * @param transport the client
 	 * @param settings the limits
@@ -786,7 +789,13 @@ final class ClusterScan {
 					return null;
 				}
 				try {
-					wait(100);
+					this.waiting++;
+					try {
+						wait(100);
+					}
+					finally {
+						this.waiting--;
+					}
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
@@ -878,7 +887,11 @@ final class ClusterScan {
 	private void signal() {
 		Runnable signal;
 		synchronized (this) {
-			notifyAll();
+			// Only a consumer that found nothing waits; one that is busy with earlier pages needs no wake-up (with
+			// small pages, one per page was a context switch per SCAN).
+			if (this.waiting > 0) {
+				notifyAll();
+			}
 			signal = this.signal;
 		}
 		signal.run();
