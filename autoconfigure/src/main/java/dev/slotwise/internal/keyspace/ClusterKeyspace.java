@@ -72,7 +72,10 @@ public final class ClusterKeyspace implements ReactiveKeyspaceCommands {
 	 */
 	@Override
 	public Cursor<byte[]> scan(ScanOptions options) {
-		boolean strategy = calledByScanStrategy();
+		// Spring Data Redis's SCAN strategy of cache clearing deletes every key the scan returns, on the same
+		// connection: the scan removes each where its walk found it instead, and the strategy's DEL of them is
+		// answered by the connection without sending them again (docs/keyspace.md).
+		boolean strategy = calledByStrategy(SCAN_STRATEGY);
 		ClusterScan scan = strategy ? newScan(options, true, true) : newScan(options, calledBy(CACHE_SCANS));
 		return new ClusterScanCursor(scan.start());
 	}
@@ -100,6 +103,10 @@ public final class ClusterKeyspace implements ReactiveKeyspaceCommands {
 			throw new IllegalArgumentException("'pattern' must not be null");
 		}
 		if (calledByCacheClear()) {
+			// Not removed where found, unlike the SCAN strategy's pages: the strategy deletes all keys in one call, which
+			// the multi-key engine sends as one DEL per slot of all of them (about 6 keys per command for 100,000 keys),
+			// where a page's keys spread over its master's slots (about one per command). Measured: 645 ms against
+			// 386 ms for 100,000 entries over Lettuce (CacheClearIntegrationTests).
 			return scanAll(pattern);
 		}
 		// Plain KEYS, on every master at once: the caller asked for it (SCAN is the better choice, docs/keyspace.md).
@@ -146,9 +153,9 @@ public final class ClusterKeyspace implements ReactiveKeyspaceCommands {
 	 * every key the scan returns, on the same connection, so the scan removes each where its walk found it instead
 	 * (the strategy's {@code DEL} of them is then answered by the connection without sending them again).
 	 */
-	private static boolean calledByScanStrategy() {
+	private static boolean calledByStrategy(String strategy) {
 		return StackWalker.getInstance()
-			.walk((frames) -> frames.limit(32).anyMatch((frame) -> SCAN_STRATEGY.equals(frame.getClassName())
+			.walk((frames) -> frames.limit(32).anyMatch((frame) -> strategy.equals(frame.getClassName())
 					&& "cleanCache".equals(frame.getMethodName())));
 	}
 
