@@ -242,8 +242,9 @@ final class JedisScanTransport implements ScanTransport {
 
 	/**
 	 * Runs a task on the executor, or, when a task of this transport running on this thread started it (a page's
-	 * completion asking for the walk's next page), right after that task on the same thread: with small pages a new
-	 * task per page cost a hand-over to another thread (a wake-up and a context switch) per {@code SCAN}. Only the
+	 * completion asking for the walk's next page), right after that task on the same thread: a new task per page is a
+	 * hand-over to another thread (a queue and, when that thread sleeps, a wake-up) per {@code SCAN}; at count 10 the
+	 * difference was within the noise of the benchmark on two cores (docs/keyspace.md). Only the
 	 * first task a task starts continues on its thread (the others, other walks' pages or a clear's removals, go to
 	 * the executor and run in parallel), and at most {@value #MAX_CONTINUATIONS} in a row, so that a long walk
 	 * does not keep a thread of the multi-key executor from the calls queued behind it.
