@@ -135,8 +135,12 @@ for family in "${families[@]}"; do
 			# to cluster-size-*.csv beside the JSON.
 			jmh ClusterSizeBenchmark cluster-size -f 1 -wi 2 -w 3s -i 5 -r 3s ;;
 		quick:keyspace|full:keyspace)
-			# Scan and cache clear of 200,000 keys; one shot per iteration (each clear is preceded by a refill).
-			jmh KeyspaceBenchmark keyspace -bm ss -tu ms -f 1 -wi 1 -i 5 ;;
+			# Scan and cache clear of 200,000 keys; one shot per iteration (each clear is preceded by a refill). The
+			# scan at count 1000 and 10 (SCAN's default), with 5 warm-up shots: the first shots of a fresh JVM run
+			# interpreted and C1 code and took up to three times as long (KeyspaceCpu, per round). The clear at 1000
+			# only: Spring Data Redis's clear in batches of 10 takes many seconds per shot.
+			jmh KeyspaceBenchmark keyspace-scan -e clear -bm ss -tu ms -f 1 -wi 5 -i 10 -p count=1000,10
+			jmh KeyspaceBenchmark keyspace-clear -e scan -bm ss -tu ms -f 1 -wi 2 -i 10 -p count=1000 ;;
 		quick:cpu|full:cpu)
 			# CPU time per call (application and servers), not JMH: a Markdown table, not gated by compare.sh.
 			echo "cpu-per-call ..."

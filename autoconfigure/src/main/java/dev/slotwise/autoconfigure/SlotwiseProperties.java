@@ -644,7 +644,8 @@ public class SlotwiseProperties implements Validator {
 		private Duration failoverTimeout = Duration.ofSeconds(30);
 
 		/**
-		 * How long keys(pattern) on all masters may take.
+		 * How long keys(pattern) on all masters may take, and a cache clear's removal of one page of keys on its
+		 * master.
 		 */
 		private Duration timeout = Duration.ofSeconds(60);
 

@@ -35,9 +35,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * The whole keyspace of a 3-master cluster holding 200,000 keys, each variant on its own fresh cluster:
  * <ul>
- * <li>{@code scan}: {@code StringRedisTemplate.scan(match, count 1000)} read to its end;</li>
+ * <li>{@code scan}: {@code StringRedisTemplate.scan(match, count)} read to its end, with {@code count} 1000 (a page
+ * size a caller walking a large keyspace would pass) and 10 (what every node uses when the caller passes none): the
+ * first is dominated by the servers' and the client's work per key, the second by the cost of each round trip;</li>
  * <li>{@code clear}: {@code cache.invalidate()} of a Redis cache holding every one of the keys, with Spring Data
- * Redis's SCAN batch strategy ({@code BatchStrategies.scan(1000)}); the keys are written again before each
+ * Redis's SCAN batch strategy ({@code BatchStrategies.scan(count)}); the keys are written again before each
  * iteration, outside the measurement.</li>
  * </ul>
  * Targets: {@code sdr-lettuce} (Spring Data Redis over Lettuce, Slotwise off: its node-by-node walk, the baseline),
@@ -54,6 +56,10 @@ public class KeyspaceBenchmark {
 	/** The system under test. */
 	@Param({ "sdr-lettuce", "slotwise-lettuce", "slotwise-jedis" })
 	public String target;
+
+	/** The {@code SCAN} page-size hint ({@code count}) of the scan, and the batch size of the clear's strategy. */
+	@Param({ "1000", "10" })
+	public int count;
 
 	private RedisTestCluster cluster;
 
@@ -73,7 +79,7 @@ public class KeyspaceBenchmark {
 		RedisConnectionFactory factory = this.context.getBean(RedisConnectionFactory.class);
 		this.template = new StringRedisTemplate(factory);
 		RedisCacheManager manager = RedisCacheManager
-			.builder(RedisCacheWriter.nonLockingRedisCacheWriter(factory, BatchStrategies.scan(1000)))
+			.builder(RedisCacheWriter.nonLockingRedisCacheWriter(factory, BatchStrategies.scan(this.count)))
 			.build();
 		manager.afterPropertiesSet();
 		this.cache = manager.getCache("bench");
@@ -120,7 +126,7 @@ public class KeyspaceBenchmark {
 	@Benchmark
 	public long scan() {
 		long count = 0;
-		try (Cursor<String> cursor = this.template.scan(ScanOptions.scanOptions().match("bench::*").count(1000)
+		try (Cursor<String> cursor = this.template.scan(ScanOptions.scanOptions().match("bench::*").count(this.count)
 			.build())) {
 			while (cursor.hasNext()) {
 				cursor.next();

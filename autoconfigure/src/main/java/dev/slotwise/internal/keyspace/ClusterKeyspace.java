@@ -47,6 +47,8 @@ public final class ClusterKeyspace implements ReactiveKeyspaceCommands {
 	private static final Set<String> CACHE_SCANS = Set.of("org.springframework.data.redis.cache.BatchStrategies$Scan",
 			"org.springframework.data.redis.cache.DefaultRedisCacheWriter$AsynchronousCacheWriterDelegate");
 
+	private static final String SCAN_STRATEGY = "org.springframework.data.redis.cache.BatchStrategies$Scan";
+
 	private static final AtomicBoolean cacheClearLogged = new AtomicBoolean();
 
 	private static final long CACHE_SCAN_COUNT = 1000;
@@ -70,7 +72,12 @@ public final class ClusterKeyspace implements ReactiveKeyspaceCommands {
 	 */
 	@Override
 	public Cursor<byte[]> scan(ScanOptions options) {
-		return new ClusterScanCursor(newScan(options, calledBy(CACHE_SCANS)).start());
+		// Spring Data Redis's SCAN strategy of cache clearing deletes every key the scan returns, on the same
+		// connection: the scan removes each where its walk found it instead, and the strategy's DEL of them is
+		// answered by the connection without sending them again (docs/keyspace.md).
+		boolean strategy = calledByStrategy(SCAN_STRATEGY);
+		ClusterScan scan = strategy ? newScan(options, true, true) : newScan(options, calledBy(CACHE_SCANS));
+		return new ClusterScanCursor(scan.start());
 	}
 
 	/**
@@ -96,6 +103,10 @@ public final class ClusterKeyspace implements ReactiveKeyspaceCommands {
 			throw new IllegalArgumentException("'pattern' must not be null");
 		}
 		if (calledByCacheClear()) {
+			// Not removed where found, unlike the SCAN strategy's pages: the strategy deletes all keys in one call, which
+			// the multi-key engine sends as one DEL per slot of all of them (about 6 keys per command for 100,000 keys),
+			// where a page's keys spread over its master's slots (about one per command). Measured: 645 ms against
+			// 386 ms for 100,000 entries over Lettuce (CacheClearIntegrationTests).
 			return scanAll(pattern);
 		}
 		// Plain KEYS, on every master at once: the caller asked for it (SCAN is the better choice, docs/keyspace.md).
@@ -135,6 +146,17 @@ public final class ClusterKeyspace implements ReactiveKeyspaceCommands {
 
 	private static ScanOptions cacheScanOptions(byte[] pattern) {
 		return ScanOptions.scanOptions().match(pattern).count(CACHE_SCAN_COUNT).build();
+	}
+
+	/**
+	 * Whether Spring Data Redis's SCAN strategy of cache clearing ({@code BatchStrategies.scan(n)}) calls: it deletes
+	 * every key the scan returns, on the same connection, so the scan removes each where its walk found it instead
+	 * (the strategy's {@code DEL} of them is then answered by the connection without sending them again).
+	 */
+	private static boolean calledByStrategy(String strategy) {
+		return StackWalker.getInstance()
+			.walk((frames) -> frames.limit(32).anyMatch((frame) -> strategy.equals(frame.getClassName())
+					&& "cleanCache".equals(frame.getMethodName())));
 	}
 
 	private static boolean calledBy(Set<String> classes) {
@@ -203,12 +225,16 @@ public final class ClusterKeyspace implements ReactiveKeyspaceCommands {
 	}
 
 	ClusterScan newScan(ScanOptions options, boolean cacheClear) {
+		return newScan(options, cacheClear, false);
+	}
+
+	ClusterScan newScan(ScanOptions options, boolean cacheClear, boolean removeAtSource) {
 		if (options == null) {
 			throw new IllegalArgumentException("'options' must not be null");
 		}
 		String type = (options instanceof KeyScanOptions keyOptions) ? keyOptions.getType() : null;
 		return new ClusterScan(this.transport, this.settings, options.getBytePattern(), options.getCount(), type,
-				this.observer, cacheClear);
+				this.observer, cacheClear, removeAtSource);
 	}
 
 }

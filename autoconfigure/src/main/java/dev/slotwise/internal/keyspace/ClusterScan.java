@@ -3,11 +3,14 @@ package dev.slotwise.internal.keyspace;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -15,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import dev.slotwise.internal.routing.NodeAddress;
+import dev.slotwise.internal.routing.SlotHash;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -55,6 +59,9 @@ final class ClusterScan {
 
 	private static final int SLOTS_PER_RESCAN = 64;
 
+	/** Keys per {@code UNLINK} when a cache clear removes keys where they were found (one slot per command). */
+	private static final int MAX_KEYS_PER_UNLINK = 1000;
+
 	private static final long RECOVERY_POLL_MILLIS = 100;
 
 	private final ScanTransport transport;
@@ -70,6 +77,14 @@ final class ClusterScan {
 	private final ScanObserver observer;
 
 	private final boolean cacheClear;
+
+	private final boolean removeAtSource;
+
+	/** Keys removed where their walk found them, until the cache clear's own delete of them claims them. */
+	private final Set<byte[]> removed = Collections.newSetFromMap(new IdentityHashMap<>());
+
+	/** Keys whose {@code UNLINK}s are in flight: they count against the read-ahead like buffered ones. */
+	private int removing;
 
 	private final long started = System.nanoTime();
 
@@ -110,6 +125,9 @@ final class ClusterScan {
 	private Runnable signal = () -> {
 	};
 
+	/** Consumers waiting in {@link #takePage()}. */
+	private int waiting;
+
 	/**
 	 * @param transport the client
 	 * @param settings the limits
@@ -121,7 +139,24 @@ final class ClusterScan {
 	 */
 	ClusterScan(ScanTransport transport, ScanSettings settings, byte @Nullable [] match, @Nullable Long count,
 			@Nullable String type, ScanObserver observer, boolean cacheClear) {
+		this(transport, settings, match, count, type, observer, cacheClear, false);
+	}
+
+	/**
+	 * @param transport the client
+	 * @param settings the limits
+	 * @param match the pattern every node filters by, or {@code null}
+	 * @param count the count hint sent with every {@code SCAN}, or {@code null}
+	 * @param type the type every node filters by, or {@code null}
+	 * @param observer sees the scan when it ends
+	 * @param cacheClear whether a cache clear runs the scan (its keys are deleted)
+	 * @param removeAtSource whether the scan removes every key it found on the master whose walk found it, before
+	 * handing it out ({@link #claimRemoved(byte[][])} tells the cache clear which of its keys are gone already)
+	 */
+	ClusterScan(ScanTransport transport, ScanSettings settings, byte @Nullable [] match, @Nullable Long count,
+			@Nullable String type, ScanObserver observer, boolean cacheClear, boolean removeAtSource) {
 		this.cacheClear = cacheClear;
+		this.removeAtSource = removeAtSource;
 		this.transport = transport;
 		this.settings = settings;
 		this.match = match;
@@ -243,7 +278,8 @@ final class ClusterScan {
 		boolean verify = false;
 		synchronized (this) {
 			if (this.state == State.WALKING) {
-				while (this.running < this.settings.concurrency() && this.buffered < this.settings.readAhead()) {
+				while (this.running < this.settings.concurrency()
+						&& this.buffered + this.removing < this.settings.readAhead()) {
 					Walk walk = nextIdleWalk();
 					if (walk == null) {
 						break;
@@ -252,13 +288,13 @@ final class ClusterScan {
 					this.running++;
 					pages.add(walk);
 				}
-				if (this.running == 0 && this.walks.stream().allMatch((walk) -> walk.finished)) {
+				if (this.running == 0 && this.removing == 0 && this.walks.stream().allMatch((walk) -> walk.finished)) {
 					this.state = State.VERIFYING;
 					verify = true;
 				}
 			}
 			else if (this.state == State.RESCANNING && !this.rescanning
-					&& this.buffered < this.settings.readAhead()) {
+					&& this.buffered + this.removing < this.settings.readAhead()) {
 				rescan = this.rescans.poll();
 				if (rescan != null) {
 					this.rescanning = true;
@@ -312,13 +348,20 @@ final class ClusterScan {
 
 	private void paged(Walk walk, ScanTransport.Page page) {
 		boolean ended;
+		ClusterNodes.Node master;
 		synchronized (this) {
+			master = walk.master;
 			if (this.state.isOver()) {
 				return;
 			}
 			if (!page.keys().isEmpty()) {
-				this.buffer.add(page.keys());
-				this.buffered += page.keys().size();
+				if (this.removeAtSource) {
+					this.removing += page.keys().size();
+				}
+				else {
+					this.buffer.add(page.keys());
+					this.buffered += page.keys().size();
+				}
 			}
 			if (walk.restarted) {
 				this.rescanned += page.keys().size();
@@ -333,8 +376,97 @@ final class ClusterScan {
 		if (ended) {
 			endView(walk);
 		}
+		if (this.removeAtSource && !page.keys().isEmpty()) {
+			// The walk's next SCAN first: the node answers it before these UNLINKs, so the next page is on its way
+			// while they run.
+			pump();
+			removeThenBuffer(master, page.keys(), null);
+			return;
+		}
 		signal();
 		pump();
+	}
+
+	/**
+	 * Removes keys on the master whose walk (or rescan) found them, one {@code UNLINK} per slot, then hands them to
+	 * the consumer, those removed marked so. A key the master did not remove (a redirect: its slot moved; a node that
+	 * stopped answering) is handed out unmarked: the cache clear's own delete, routed as usual, removes it.
+	 */
+	private void removeThenBuffer(ClusterNodes.Node master, List<byte[]> keys, @Nullable Runnable then) {
+		Map<Integer, List<byte[]>> bySlot = new LinkedHashMap<>();
+		for (byte[] key : keys) {
+			bySlot.computeIfAbsent(SlotHash.slot(key), (slot) -> new ArrayList<>(2)).add(key);
+		}
+		List<byte[][]> groups = new ArrayList<>(bySlot.size());
+		for (List<byte[]> group : bySlot.values()) {
+			for (int from = 0; from < group.size(); from += MAX_KEYS_PER_UNLINK) {
+				groups.add(group.subList(from, Math.min(group.size(), from + MAX_KEYS_PER_UNLINK))
+					.toArray(new byte[0][]));
+			}
+		}
+		CompletableFuture<boolean[]> unlinked;
+		try {
+			unlinked = this.transport.unlink(master, groups);
+		}
+		catch (RuntimeException ex) {
+			unlinked = CompletableFuture.failedFuture(ex);
+		}
+		unlinked.orTimeout(this.settings.timeout().toNanos(), TimeUnit.NANOSECONDS)
+			.whenComplete((done, failure) -> {
+				synchronized (this) {
+					this.removing -= keys.size();
+					if (then != null) {
+						then.run();
+					}
+					if (this.state.isOver()) {
+						return;
+					}
+					if (failure == null) {
+						for (int i = 0; i < done.length; i++) {
+							if (done[i]) {
+								Collections.addAll(this.removed, groups.get(i));
+							}
+						}
+					}
+					else {
+						logger.debug("Removing scanned keys on " + master.address() + " failed; the cache clear's "
+								+ "own delete removes them", failure);
+					}
+					this.buffer.add(keys);
+					this.buffered += keys.size();
+				}
+				signal();
+				pump();
+			});
+	}
+
+	/**
+	 * Takes back, among keys this scan handed out, those it removed itself (compared by reference: exactly the arrays
+	 * it returned), so that the cache clear deletes only the others.
+	 * @param keys keys the cache clear is about to delete
+	 * @return the keys not removed by this scan, {@code keys} itself when none was
+	 */
+	byte[][] claimRemoved(byte[][] keys) {
+		synchronized (this) {
+			if (this.removed.isEmpty()) {
+				return keys;
+			}
+			List<byte[]> rest = null;
+			for (int i = 0; i < keys.length; i++) {
+				if (this.removed.remove(keys[i])) {
+					if (rest == null) {
+						rest = new ArrayList<>(keys.length);
+						for (int j = 0; j < i; j++) {
+							rest.add(keys[j]);
+						}
+					}
+				}
+				else if (rest != null) {
+					rest.add(keys[i]);
+				}
+			}
+			return (rest == null) ? keys : rest.toArray(new byte[0][]);
+		}
 	}
 
 	/**
@@ -573,6 +705,7 @@ final class ClusterScan {
 				fail(failure);
 				return;
 			}
+			List<byte[]> toRemove = null;
 			synchronized (this) {
 				if (this.state.isOver()) {
 					return;
@@ -584,12 +717,24 @@ final class ClusterScan {
 						found.add(key.key());
 					}
 				}
-				if (!found.isEmpty()) {
-					this.buffer.add(found);
-					this.buffered += found.size();
+				if (!found.isEmpty() && this.removeAtSource) {
 					this.rescanned += found.size();
+					this.removing += found.size();
+					// Still rescanning until they are removed: verify() must not run before.
+					toRemove = found;
 				}
-				this.rescanning = false;
+				else {
+					if (!found.isEmpty()) {
+						this.buffer.add(found);
+						this.buffered += found.size();
+						this.rescanned += found.size();
+					}
+					this.rescanning = false;
+				}
+			}
+			if (toRemove != null) {
+				removeThenBuffer(rescan.node, toRemove, () -> this.rescanning = false);
+				return;
 			}
 			signal();
 			pump();
@@ -612,7 +757,7 @@ final class ClusterScan {
 			this.returned += page.size();
 			// Only when a page could start: a walk idle (neither reading nor ended) and room in flight and in the
 			// buffer, or a rescan due.
-			low = this.buffered < this.settings.readAhead() && ((this.state == State.WALKING
+			low = this.buffered + this.removing < this.settings.readAhead() && ((this.state == State.WALKING
 					&& this.running < this.settings.concurrency() && this.running < this.unfinished)
 					|| (this.state == State.RESCANNING && !this.rescanning));
 		}
@@ -644,7 +789,13 @@ final class ClusterScan {
 					return null;
 				}
 				try {
-					wait(100);
+					this.waiting++;
+					try {
+						wait(100);
+					}
+					finally {
+						this.waiting--;
+					}
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
@@ -681,6 +832,7 @@ final class ClusterScan {
 			this.state = State.CLOSED;
 			this.buffer.clear();
 			this.buffered = 0;
+			this.removed.clear();
 			notifyAll();
 		}
 		finished(ScanObserver.Outcome.CLOSED);
@@ -735,7 +887,11 @@ final class ClusterScan {
 	private void signal() {
 		Runnable signal;
 		synchronized (this) {
-			notifyAll();
+			// Only a consumer that found nothing waits; one that is busy with earlier pages needs no wake-up (with
+			// small pages, one per page was a context switch per SCAN).
+			if (this.waiting > 0) {
+				notifyAll();
+			}
 			signal = this.signal;
 		}
 		signal.run();

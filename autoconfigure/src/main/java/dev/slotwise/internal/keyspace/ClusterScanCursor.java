@@ -3,6 +3,7 @@ package dev.slotwise.internal.keyspace;
 import java.util.List;
 import java.util.NoSuchElementException;
 
+import dev.slotwise.internal.multikey.RemovingScan;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.InvalidDataAccessApiUsageException;
@@ -13,7 +14,7 @@ import org.springframework.data.redis.core.Cursor;
  * stops every walk. Its id is {@code 0} once the scan ended and otherwise a number that only says it goes on: there is
  * no single server cursor to resume from.
  */
-final class ClusterScanCursor implements Cursor<byte[]> {
+final class ClusterScanCursor implements Cursor<byte[]>, RemovingScan {
 
 	private final ClusterScan scan;
 
@@ -56,6 +57,11 @@ final class ClusterScanCursor implements Cursor<byte[]> {
 		byte[] key = this.page.get(this.index++);
 		this.position++;
 		return key;
+	}
+
+	@Override
+	public byte[][] claimRemoved(byte[][] keys) {
+		return this.scan.claimRemoved(keys);
 	}
 
 	@Override

@@ -28,6 +28,11 @@ import org.springframework.data.redis.connection.ClusterTopologyProvider;
  */
 final class JedisScanTransport implements ScanTransport {
 
+	/** The task that this transport's running task on this thread started, to run next on the same thread. */
+	private final ThreadLocal<Continuation> continuation = new ThreadLocal<>();
+
+	private static final int MAX_CONTINUATIONS = 64;
+
 	private final RedisClusterClient client;
 
 	private final ClusterTopologyProvider topologyProvider;
@@ -136,6 +141,21 @@ final class JedisScanTransport implements ScanTransport {
 	}
 
 	@Override
+	public CompletableFuture<boolean[]> unlink(ClusterNodes.Node node, List<byte[][]> groups) {
+		return run(pool(node), (connection) -> {
+			for (byte[][] keys : groups) {
+				connection.sendCommand(Protocol.Command.UNLINK, keys);
+			}
+			List<Object> replies = connection.getMany(groups.size());
+			boolean[] removed = new boolean[groups.size()];
+			for (int i = 0; i < removed.length; i++) {
+				removed[i] = replies.get(i) instanceof Long;
+			}
+			return removed;
+		});
+	}
+
+	@Override
 	public CompletableFuture<List<byte[]>> keys(ClusterNodes.Node node, byte[] pattern) {
 		return run(pool(node), (connection) -> {
 			connection.sendCommand(Protocol.Command.KEYS, pattern);
@@ -202,7 +222,7 @@ final class JedisScanTransport implements ScanTransport {
 			Function<Connection, T> command) {
 		CompletableFuture<T> result = new CompletableFuture<>();
 		try {
-			this.executor.execute(() -> {
+			execute(() -> {
 				try (Connection connection = pool.get().getResource()) {
 					result.complete(command.apply(connection));
 				}
@@ -220,6 +240,37 @@ final class JedisScanTransport implements ScanTransport {
 		return result;
 	}
 
+	/**
+	 * Runs a task on the executor, or, when a task of this transport running on this thread started it (a page's
+	 * completion asking for the walk's next page), right after that task on the same thread: a new task per page is a
+	 * hand-over to another thread (a queue and, when that thread sleeps, a wake-up) per {@code SCAN}; at count 10 the
+	 * difference was within the noise of the benchmark on two cores (docs/keyspace.md). Only the
+	 * first task a task starts continues on its thread (the others, other walks' pages or a clear's removals, go to
+	 * the executor and run in parallel), and at most {@value #MAX_CONTINUATIONS} in a row, so that a long walk
+	 * does not keep a thread of the multi-key executor from the calls queued behind it.
+	 */
+	private void execute(Runnable task) {
+		Continuation here = this.continuation.get();
+		if (here != null && here.next == null && here.ran < MAX_CONTINUATIONS) {
+			here.next = task;
+			return;
+		}
+		this.executor.execute(() -> {
+			Continuation chain = new Continuation();
+			this.continuation.set(chain);
+			try {
+				for (Runnable next = task; next != null; next = chain.next) {
+					chain.next = null;
+					next.run();
+					chain.ran++;
+				}
+			}
+			finally {
+				this.continuation.remove();
+			}
+		});
+	}
+
 	private static Object checked(Object reply) {
 		if (reply instanceof JedisDataException error) {
 			throw error;
@@ -232,6 +283,14 @@ final class JedisScanTransport implements ScanTransport {
 			return new String(bytes, StandardCharsets.UTF_8);
 		}
 		return String.valueOf(reply);
+	}
+
+	private static final class Continuation {
+
+		private @Nullable Runnable next;
+
+		private int ran;
+
 	}
 
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
+import dev.slotwise.internal.multikey.LettuceBatchWriter;
 import dev.slotwise.internal.routing.NodeAddress;
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
@@ -101,6 +102,12 @@ final class LettuceScanTransport implements ScanTransport {
 				return all(typed);
 			});
 		}).exceptionallyCompose(LettuceScanTransport::classify);
+	}
+
+	@Override
+	public CompletableFuture<boolean[]> unlink(ClusterNodes.Node node, List<byte[][]> groups) {
+		// The multi-key engine's batch: encoded here, one write, no per-command future or timer.
+		return connect(node).thenCompose((nodeConnection) -> LettuceBatchWriter.unlink(nodeConnection, groups));
 	}
 
 	@Override

@@ -9,7 +9,7 @@ import java.time.Duration;
  * @param readAhead how many keys a scan buffers ahead of its consumer before it stops reading nodes
  * @param failoverTimeout how long a walk whose node stopped answering waits for the node's slots to be served again
  * (its successor after a failover) before the scan fails
- * @param timeout how long a {@code KEYS} on all masters may take
+ * @param timeout how long a {@code KEYS} on all masters may take, and a cache clear's removal of one page of keys
  */
 public record ScanSettings(int concurrency, int readAhead, Duration failoverTimeout, Duration timeout) {
 

@@ -57,6 +57,16 @@ interface ScanTransport {
 	CompletableFuture<List<TypedKey>> keysInSlots(ClusterNodes.Node node, int[] slots, boolean withTypes);
 
 	/**
+	 * Sends one {@code UNLINK} per group, pipelined, to one node (a cache clear removing keys where its walk found
+	 * them).
+	 * @param node the node
+	 * @param groups keys, each group of one slot
+	 * @return for each group, whether the node executed its {@code UNLINK} (answered a count; an error reply such as a
+	 * redirect during a slot migration is {@code false}); completes exceptionally when the node could not be reached
+	 */
+	CompletableFuture<boolean[]> unlink(ClusterNodes.Node node, List<byte[][]> groups);
+
+	/**
 	 * Sends {@code KEYS}.
 	 * @param node the node
 	 * @param pattern the pattern

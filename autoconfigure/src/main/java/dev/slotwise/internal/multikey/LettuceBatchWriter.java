@@ -1,12 +1,15 @@
 package dev.slotwise.internal.multikey;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import dev.slotwise.internal.compat.LettuceInternals;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.protocol.CommandExpiryWriter;
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.channel.Channel;
 
@@ -26,9 +29,41 @@ import io.netty.channel.Channel;
  * configured), and a batch written while a reconnected channel replays its buffered commands may reach the server
  * before them; a command of the engine never depends on the order of another caller's commands.
  */
-final class LettuceBatchWriter {
+public final class LettuceBatchWriter {
 
 	private LettuceBatchWriter() {
+	}
+
+	/**
+	 * Sends one {@code UNLINK} per group of keys to a node, as one batch (the cache clear of the keyspace walks removes
+	 * each page of keys on the master that returned it). No per-command timer: the caller bounds the batch and
+	 * cancels the returned future, which makes Lettuce skip or drop what is left.
+	 * @param node the node connection
+	 * @param groups the keys, each group of one slot
+	 * @return per group, whether the node executed it (answered a count) rather than refusing it (an error reply)
+	 */
+	public static CompletableFuture<boolean[]> unlink(StatefulRedisConnection<byte[], byte[]> node,
+			List<byte[][]> groups) {
+		LettuceBatchCommand.Batch batch = new LettuceBatchCommand.Batch(groups.size());
+		List<RedisCommand<byte[], byte[], ?>> commands = new ArrayList<>(groups.size());
+		for (int i = 0; i < groups.size(); i++) {
+			commands.add(LettuceBatchCommand.request(batch, i, MultiKeyCommand.UNLINK, CommandType.UNLINK,
+					groups.get(i), null));
+		}
+		write(node, commands);
+		CompletableFuture<boolean[]> removed = batch.thenApply((replies) -> {
+			boolean[] done = new boolean[replies.size()];
+			for (int i = 0; i < done.length; i++) {
+				done[i] = replies.get(i) instanceof Long;
+			}
+			return done;
+		});
+		removed.whenComplete((ignored, failure) -> {
+			if (failure != null) {
+				batch.cancel(false);
+			}
+		});
+		return removed;
 	}
 
 	/**

@@ -83,6 +83,9 @@ final class MultiKeyCommands {
 
 	private @Nullable RedisStringCommands strings;
 
+	/** The last cache-clear scan of this connection that removes its keys itself, for the clear's {@code DEL}. */
+	private @Nullable RemovingScan removingScan;
+
 	private @Nullable RedisKeyCommands keys;
 
 	/**
@@ -168,7 +171,9 @@ final class MultiKeyCommands {
 				if (args[0] == null) {
 					throw new IllegalArgumentException("'options' must not be null");
 				}
-				return this.keyspace.get().scan((ScanOptions) args[0]);
+				Object cursor = this.keyspace.get().scan((ScanOptions) args[0]);
+				this.removingScan = (cursor instanceof RemovingScan removing) ? removing : null;
+				return cursor;
 			}
 			if (method.equals(KEYS)) {
 				if (args[0] == null) {
@@ -183,8 +188,8 @@ final class MultiKeyCommands {
 		return switch (intercepted) {
 			case MGET -> mGet(delegate, method, (byte[][]) args[0]);
 			case MSET -> mSet(delegate, method, args);
-			case DEL -> count(MultiKeyCommand.DEL, delegate, method, (byte[][]) args[0]);
-			case UNLINK -> count(MultiKeyCommand.UNLINK, delegate, method, (byte[][]) args[0]);
+			case DEL -> removeRest(MultiKeyCommand.DEL, delegate, method, (byte[][]) args[0]);
+			case UNLINK -> removeRest(MultiKeyCommand.UNLINK, delegate, method, (byte[][]) args[0]);
 			case EXISTS -> count(MultiKeyCommand.EXISTS, delegate, method, (byte[][]) args[0]);
 		};
 	}
@@ -202,6 +207,25 @@ final class MultiKeyCommands {
 			}
 		}
 		return new ArrayList<>(this.engine.get().mGet(keys));
+	}
+
+	/**
+	 * A delete: of the keys a cache clear's scan removed itself (Spring Data Redis's SCAN strategy deletes exactly the
+	 * keys the scan returned, on the same connection), only those it did not.
+	 */
+	private @Nullable Object removeRest(MultiKeyCommand command, Object delegate, Method method,
+			byte @Nullable [][] keys) throws Throwable {
+		RemovingScan removing = this.removingScan;
+		if (removing == null || keys == null) {
+			return count(command, delegate, method, keys);
+		}
+		byte[][] rest = removing.claimRemoved(keys);
+		if (rest == keys) {
+			return count(command, delegate, method, keys);
+		}
+		long removed = keys.length - rest.length;
+		Object more = (rest.length == 0) ? 0L : count(command, delegate, method, rest);
+		return (more instanceof Long count) ? removed + count : more;
 	}
 
 	private @Nullable Object count(MultiKeyCommand command, Object delegate, Method method, byte @Nullable [][] keys)

@@ -170,6 +170,71 @@ class ClusterScanTests {
 		assertThat(transport.scans).isEqualTo(scans);
 	}
 
+	@Test
+	void aCacheClearRemovesKeysWhereItsWalksFoundThemAndLeavesRefusedOnesToItsOwnDelete() {
+		FakeScanTransport transport = new FakeScanTransport();
+		FakeNode a = transport.add("a", 7000, 0, 8192);
+		FakeNode b = transport.add("b", 7001, 8192, 16384);
+		String tag = tagInRange(0, 8192);
+		int slot = SlotHash.slot(tag.getBytes(StandardCharsets.UTF_8));
+		Set<String> expected = new HashSet<>();
+		List<String> migrating = new ArrayList<>();
+		for (int i = 0; i < 200; i++) {
+			String key = tag + ":" + i;
+			a.put(key, a.position(key));
+			migrating.add(key);
+			expected.add(key);
+		}
+		for (int i = 0; i < 3000; i++) {
+			String key = "k:" + i;
+			FakeNode owner = (SlotHash.slot(key.getBytes(StandardCharsets.UTF_8)) < 8192) ? a : b;
+			owner.put(key, owner.position(key));
+			expected.add(key);
+		}
+		// Between A's first page and its UNLINKs the slot moves to B: A refuses the UNLINK of its keys (a redirect).
+		boolean[] moved = { false };
+		transport.beforeUnlink = (node) -> {
+			if (!moved[0] && node == a) {
+				moved[0] = true;
+				// Every key of the slot: the tagged ones and any plain key hashing to it.
+				List<String> inSlot = a.table.values().stream().flatMap(List::stream)
+					.filter((key) -> SlotHash.slot(key.getBytes(StandardCharsets.UTF_8)) == slot).toList();
+				for (String key : inSlot) {
+					a.remove(key);
+					b.put(key, b.position(key));
+				}
+				a.slots.clear(slot);
+				b.slots.set(slot);
+			}
+		};
+		ClusterScan scan = new ClusterScan(transport, SETTINGS, null, null, null, ScanObserver.NONE, true, true)
+			.start();
+		Set<String> returned = new HashSet<>();
+		long claimed = 0;
+		long deleted = 0;
+		for (List<byte[]> page = scan.takePage(); page != null; page = scan.takePage()) {
+			byte[][] keys = page.toArray(new byte[0][]);
+			byte[][] rest = scan.claimRemoved(keys);
+			claimed += keys.length - rest.length;
+			for (byte[] key : keys) {
+				returned.add(new String(key, StandardCharsets.UTF_8));
+			}
+			// The clear's own delete, routed by slot.
+			for (byte[] key : rest) {
+				String text = new String(key, StandardCharsets.UTF_8);
+				FakeNode owner = a.slots.get(SlotHash.slot(key)) ? a : b;
+				deleted += owner.remove(text) ? 1 : 0;
+			}
+		}
+		assertThat(moved[0]).isTrue();
+		assertThat(missing(expected, returned)).isEmpty();
+		assertThat(a.table.values().stream().flatMap(List::stream).toList()).as("left on a").isEmpty();
+		assertThat(b.table.values().stream().flatMap(List::stream).toList()).as("left on b").isEmpty();
+		// Every key was removed once: by the scan where found, or by the clear's delete when its node refused.
+		assertThat(claimed + deleted).isEqualTo(expected.size());
+		assertThat(deleted).isPositive().isLessThanOrEqualTo(migrating.size() + 20);
+	}
+
 	private static Result scan(FakeScanTransport transport) {
 		ClusterScan scan = new ClusterScan(transport, SETTINGS, null, null, null, ScanObserver.NONE, false).start();
 		Set<String> keys = new HashSet<>();

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.slotwise.internal.keyspace.KeyspaceTestSupport.Scanned;
 import dev.slotwise.internal.metrics.KeyspaceMeters;
@@ -23,6 +24,10 @@ import redis.clients.jedis.Protocol;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.Cache;
+import org.springframework.data.redis.cache.BatchStrategies;
+import org.springframework.data.redis.cache.RedisCacheManager;
+import org.springframework.data.redis.cache.RedisCacheWriter;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
@@ -134,6 +139,62 @@ class ClusterScanTopologyIntegrationTests {
 				migrate(cluster, slot, target, source);
 			}
 		});
+	}
+
+	/**
+	 * A cache clear removes keys on the master whose walk found them; while a slot migrates key by key under it, the
+	 * source refuses (ASK) the removal of keys already moved, and the cache's own delete, routed by Slotwise, removes
+	 * them: no entry is left.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void cacheClearAcrossSlotMigrationLeavesNoEntry(String client, RedisTestCluster cluster) {
+		runner(client, cluster).run((context) -> {
+			RedisConnectionFactory factory = context.getBean(RedisConnectionFactory.class);
+			String tag = "{clear-" + client + "}";
+			try (RedisClusterConnection connection = factory.getClusterConnection()) {
+				KeyspaceTestSupport.write(connection, "clear::", KEYS);
+				KeyspaceTestSupport.write(connection, "clear::" + tag + ":", 5_000);
+			}
+			int slot = SlotHash.slot(tag.getBytes(StandardCharsets.UTF_8));
+			RedisNode source = cluster.masterServingSlot(slot);
+			RedisNode target = cluster.masters().stream().filter((master) -> !master.equals(source)).findFirst()
+				.orElseThrow();
+			long before = dbSize(cluster);
+			RedisCacheManager manager = RedisCacheManager
+				.builder(RedisCacheWriter.nonLockingRedisCacheWriter(factory, BatchStrategies.scan(100)))
+				.build();
+			manager.afterPropertiesSet();
+			Cache cache = manager.getCache("clear");
+			AtomicBoolean migratedDuringClear = new AtomicBoolean();
+			AtomicBoolean clearing = new AtomicBoolean(true);
+			Thread mover = new Thread(() -> {
+				// Once a third of the entries are gone, the slot moves, key by key.
+				KeyspaceTestSupport.eventually(Duration.ofSeconds(60), () -> dbSize(cluster) < before - KEYS / 3);
+				migrate(cluster, slot, source, target);
+				migratedDuringClear.set(clearing.get());
+			});
+			mover.start();
+			cache.invalidate();
+			clearing.set(false);
+			mover.join();
+			assertThat(cluster.masterServingSlot(slot)).isEqualTo(target);
+			for (RedisNode master : cluster.masters()) {
+				Set<String> left = cluster.withAdmin(master, (Jedis jedis) -> jedis.keys("clear::*"));
+				assertThat(left).as("left on %s", master).isEmpty();
+			}
+			System.out.printf("[keyspace] %s: cache clear across a slot migration, %,d entries, migration %s%n",
+					client, KEYS + 5_000, migratedDuringClear.get() ? "finished during the clear" : "ended after it");
+			migrate(cluster, slot, target, source);
+		});
+	}
+
+	private static long dbSize(RedisTestCluster cluster) {
+		long size = 0;
+		for (RedisNode master : cluster.masters()) {
+			size += cluster.withAdmin(master, Jedis::dbSize);
+		}
+		return size;
 	}
 
 	private static ApplicationContextRunner runner(String client, RedisTestCluster cluster) {

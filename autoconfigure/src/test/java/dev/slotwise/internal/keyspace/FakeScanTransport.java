@@ -30,6 +30,11 @@ final class FakeScanTransport implements ScanTransport {
 
 	int pageSize = 50;
 
+	java.util.function.Consumer<FakeNode> beforeUnlink = (node) -> {
+	};
+
+	long unlinks;
+
 	long scans;
 
 	FakeNode add(String id, int port, int fromSlot, int toSlot) {
@@ -119,6 +124,27 @@ final class FakeScanTransport implements ScanTransport {
 			}
 		}
 		return CompletableFuture.completedFuture(keys);
+	}
+
+	@Override
+	public CompletableFuture<boolean[]> unlink(ClusterNodes.Node node, List<byte[][]> groups) {
+		FakeNode fake = this.nodes.get(node.id());
+		this.beforeUnlink.accept(fake);
+		this.unlinks += groups.size();
+		if (fake.down) {
+			return CompletableFuture.failedFuture(new IllegalStateException("Connection reset: " + fake.address));
+		}
+		boolean[] removed = new boolean[groups.size()];
+		for (int i = 0; i < removed.length; i++) {
+			// A group of a slot the node no longer serves is refused (a redirect), as a server would.
+			removed[i] = fake.slots.get(SlotHash.slot(groups.get(i)[0]));
+			if (removed[i]) {
+				for (byte[] key : groups.get(i)) {
+					fake.remove(new String(key, StandardCharsets.UTF_8));
+				}
+			}
+		}
+		return CompletableFuture.completedFuture(removed);
 	}
 
 	@Override
