@@ -1,7 +1,6 @@
 package dev.slotwise.internal.multikey;
 
 import java.time.Duration;
-import java.util.List;
 
 import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
@@ -49,7 +48,7 @@ class LettuceStaleInvalidationIntegrationTests {
 			RedisNode replica = cluster.replicasOf(master).get(0);
 			long routedBefore = System.nanoTime();
 			cluster.takeOver(replica);
-			awaitEveryNodeSeesAsMaster(cluster, replica);
+			cluster.awaitSeenAsMasterByAll(replica);
 			Thread.sleep(INTERVAL.toMillis() + 50);
 			client.refreshPartitionsAsync().toCompletableFuture().join();
 			assertThat(LettuceTopology.changedSince(client, routedBefore)).as("the refresh found the promotion")
@@ -69,24 +68,6 @@ class LettuceStaleInvalidationIntegrationTests {
 			assertThat(cluster.totalCommandCalls("cluster|nodes")).as("CLUSTER NODES for a call routed after it")
 				.isEqualTo(1);
 		});
-	}
-
-	private static void awaitEveryNodeSeesAsMaster(RedisTestCluster cluster, RedisNode node) throws InterruptedException {
-		String address = node.host() + ":" + node.port() + "@";
-		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		while (true) {
-			boolean all = true;
-			for (RedisNode other : cluster.nodes()) {
-				List<String> lines = cluster.clusterNodes(other);
-				all &= lines.stream().anyMatch((line) -> line.contains(address) && line.contains("master")
-						&& !line.contains("fail"));
-			}
-			if (all) {
-				return;
-			}
-			assertThat(System.nanoTime() - deadline).as("every node sees %s as master", node).isNegative();
-			Thread.sleep(20);
-		}
 	}
 
 }

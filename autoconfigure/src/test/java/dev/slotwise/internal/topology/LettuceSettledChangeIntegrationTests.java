@@ -48,7 +48,7 @@ class LettuceSettledChangeIntegrationTests {
 			RedisNode replica = cluster.replicasOf(master).get(0);
 			long beforeTheChange = System.nanoTime();
 			cluster.takeOver(replica);
-			awaitEveryNodeSeesAsMaster(cluster, replica);
+			cluster.awaitSeenAsMasterByAll(replica);
 			// The pacer's interval since the client's first load has passed: this refresh runs and finds the change.
 			Thread.sleep(INTERVAL.toMillis() + 100);
 			client.refreshPartitionsAsync().toCompletableFuture().join();
@@ -85,24 +85,6 @@ class LettuceSettledChangeIntegrationTests {
 					"b 127.0.0.1:7001@17001 master - 0 0 2 connected 8192-16383",
 					"c 127.0.0.1:7002@17002 master - 0 0 3 connected 0-8191")));
 		assertThat(SamplingRedisClusterClient.settled(promoted)).isTrue();
-	}
-
-	private static void awaitEveryNodeSeesAsMaster(RedisTestCluster cluster, RedisNode node) throws InterruptedException {
-		String address = node.host() + ":" + node.port() + "@";
-		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		while (true) {
-			boolean all = true;
-			for (RedisNode other : cluster.nodes()) {
-				List<String> lines = cluster.clusterNodes(other);
-				all &= lines.stream().anyMatch((line) -> line.contains(address) && line.contains("master")
-						&& !line.contains("fail"));
-			}
-			if (all) {
-				return;
-			}
-			assertThat(System.nanoTime() - deadline).as("every node sees %s as master", node).isNegative();
-			Thread.sleep(20);
-		}
 	}
 
 	private static void sleepUntil(long nanos) throws InterruptedException {

@@ -745,6 +745,25 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
+	 * Waits until every node's {@code CLUSTER NODES} shows a node as a master that is not failed: a failover (or a
+	 * {@link #takeOver(RedisNode) takeover}) has reached the whole cluster. Sends {@code CLUSTER NODES} to every node:
+	 * call it before {@link #resetStats()} in tests that count that command.
+	 * @param node the node that should be master
+	 */
+	public void awaitSeenAsMasterByAll(RedisNode node) {
+		String address = node.host() + ":" + node.port() + "@";
+		await("every node to see " + node + " as master", () -> {
+			for (RedisNode other : nodes()) {
+				if (clusterNodes(other).stream()
+					.noneMatch((line) -> line.contains(address) && line.contains("master") && !line.contains("fail"))) {
+					return false;
+				}
+			}
+			return true;
+		}, () -> "", Duration.ofSeconds(20));
+	}
+
+	/**
 	 * Makes a replica take over its master's slots at once, without the master's agreement or an election
 	 * ({@code CLUSTER FAILOVER TAKEOVER}), as an operator does when the cluster's own failover is too slow or
 	 * impossible.
