@@ -113,6 +113,35 @@ public final class JedisNodePools {
 	}
 
 	/**
+	 * Returns the pool of a node named by its address and, when the cluster announces one, its hostname (Jedis keys its
+	 * pools by the endpoints of {@code CLUSTER SLOTS}: the hostname when the cluster prefers them); set up through
+	 * Jedis's provider when its slot cache does not list the node yet (a replica just promoted, a new master).
+	 * @param client the cluster client
+	 * @param address the node's address
+	 * @param hostname the node's announced hostname, or {@code null}
+	 * @return the pool
+	 * @throws DataAccessResourceFailureException when the client is closed or cannot get a pool for the node
+	 */
+	public static ConnectionPool forEndpoint(RedisClusterClient client, NodeAddress address, @Nullable String hostname) {
+		Map<String, ConnectionPool> pools = client.getClusterNodes();
+		if (pools.isEmpty()) {
+			// As in forAddress: setting up a pool on a closed client would leak it.
+			throw new DataAccessResourceFailureException("The Jedis cluster client is closed");
+		}
+		ConnectionPool pool = pools.get(address.toString());
+		if (pool == null && hostname != null) {
+			pool = pools.get(hostname + ":" + address.port());
+		}
+		if (pool == null) {
+			pool = JedisInternals.setUpNode(client, address.host(), address.port());
+		}
+		if (pool == null) {
+			throw new DataAccessResourceFailureException("Node " + address + " is unknown to the Jedis cluster client");
+		}
+		return pool;
+	}
+
+	/**
 	 * Tells whether Jedis keys its pools by hostnames: the cluster prefers hostnames as endpoints.
 	 */
 	private static boolean keyedByHostname(Set<String> pools) {

@@ -3,12 +3,11 @@ package dev.slotwise.internal.keyspace;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
-import dev.slotwise.internal.compat.JedisInternals;
+import dev.slotwise.internal.compat.JedisNodePools;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
 import org.jspecify.annotations.Nullable;
@@ -68,7 +67,7 @@ final class JedisScanTransport implements ScanTransport {
 
 	@Override
 	public CompletableFuture<String> clusterNodes(NodeAddress address) {
-		return run(() -> poolAt(address.toString()), (connection) -> {
+		return run(() -> JedisNodePools.forEndpoint(this.client, address, null), (connection) -> {
 			connection.sendCommand(Protocol.Command.CLUSTER, "NODES");
 			return text(connection.getOne());
 		});
@@ -183,39 +182,8 @@ final class JedisScanTransport implements ScanTransport {
 			if (address == null) {
 				throw new DataAccessResourceFailureException("Node " + node.id() + " has no address");
 			}
-			Map<String, ConnectionPool> pools = this.client.getClusterNodes();
-			ConnectionPool pool = pools.get(address.toString());
-			if (pool == null && node.hostname() != null) {
-				// Jedis keys its pools by the endpoints of CLUSTER SLOTS: the hostname when the cluster prefers them.
-				pool = pools.get(node.hostname() + ":" + address.port());
-			}
-			if (pool == null && !pools.isEmpty()) {
-				// A node Jedis's slot cache does not list yet (a replica just promoted, a new master): set its pool up
-				// through Jedis rather than wait for Jedis's next renewal. None at all means the client was closed.
-				pool = JedisInternals.setUpNode(this.client, address.host(), address.port());
-			}
-			if (pool == null) {
-				throw new DataAccessResourceFailureException("Node " + address + " is unknown to the Jedis cluster client");
-			}
-			return pool;
+			return JedisNodePools.forEndpoint(this.client, address, node.hostname());
 		};
-	}
-
-	private ConnectionPool poolAt(String address) {
-		Map<String, ConnectionPool> pools = this.client.getClusterNodes();
-		if (pools.isEmpty()) {
-			throw new DataAccessResourceFailureException("The Jedis cluster client is closed");
-		}
-		ConnectionPool pool = pools.get(address);
-		int colon = address.lastIndexOf(':');
-		if (pool == null && colon > 0) {
-			pool = JedisInternals.setUpNode(this.client, address.substring(0, colon),
-					Integer.parseInt(address.substring(colon + 1)));
-		}
-		if (pool == null) {
-			throw new DataAccessResourceFailureException("Node " + address + " is unknown to the Jedis cluster client");
-		}
-		return pool;
 	}
 
 	private <T> CompletableFuture<T> run(java.util.function.Supplier<ConnectionPool> pool,
