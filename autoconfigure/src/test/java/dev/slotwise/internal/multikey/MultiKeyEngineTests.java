@@ -226,8 +226,11 @@ class MultiKeyEngineTests {
 			.withMessageContaining(A.toString())
 			.withRootCauseInstanceOf(IllegalStateException.class)
 			.satisfies((ex) -> assertThat(ex.getNodes()).containsExactly(A.toString()));
-		assertThat(this.cluster.sentTo(C)).singleElement()
-			.satisfies((batch) -> assertThat(batch.future().isCancelled()).isTrue());
+		// A's failure comes 0-2 ms after its batch, on another thread: usually C's batch is in flight by then and is
+		// cancelled; on a loaded machine the failure can end the call before C's turn, and C's batch is never sent
+		// (both are the engine's contract: nothing of a failed call stays in flight).
+		assertThat(this.cluster.sentTo(C)).hasSizeLessThanOrEqualTo(1)
+			.allSatisfy((batch) -> assertThat(batch.future().isCancelled()).isTrue());
 	}
 
 	@Test
