@@ -91,23 +91,13 @@ public final class JedisNodePools {
 	 * @throws DataAccessResourceFailureException when the client is closed or cannot get a pool for the node
 	 */
 	public static ConnectionPool forAddress(RedisClusterClient client, NodeAddress node, byte[] key) {
-		Map<String, ConnectionPool> pools = client.getClusterNodes();
-		if (pools.isEmpty()) {
-			// An open client always knows its seed nodes; none left means it was closed. Setting up a pool or renewing
-			// the slot cache now would re-create pools on the closed client, leaking their connections.
-			throw new DataAccessResourceFailureException("The Jedis cluster client is closed");
-		}
-		String name = node.toString();
-		ConnectionPool pool = pools.get(name);
-		if (pool == null) {
-			pool = JedisInternals.setUpNode(client, node.host(), node.port());
-		}
+		ConnectionPool pool = knownOrSetUp(client, node, null);
 		if (pool == null) {
 			client.exists(key);
-			pool = client.getClusterNodes().get(name);
+			pool = client.getClusterNodes().get(node.toString());
 		}
 		if (pool == null) {
-			throw new DataAccessResourceFailureException("Node " + name + " is unknown to the Jedis cluster client");
+			throw unknown(node);
 		}
 		return pool;
 	}
@@ -123,22 +113,34 @@ public final class JedisNodePools {
 	 * @throws DataAccessResourceFailureException when the client is closed or cannot get a pool for the node
 	 */
 	public static ConnectionPool forEndpoint(RedisClusterClient client, NodeAddress address, @Nullable String hostname) {
+		ConnectionPool pool = knownOrSetUp(client, address, hostname);
+		if (pool == null) {
+			throw unknown(address);
+		}
+		return pool;
+	}
+
+	/**
+	 * The pool Jedis holds for a node (by its address, else by its hostname), or one set up through Jedis's provider.
+	 * @throws DataAccessResourceFailureException when the client is closed
+	 */
+	private static @Nullable ConnectionPool knownOrSetUp(RedisClusterClient client, NodeAddress address,
+			@Nullable String hostname) {
 		Map<String, ConnectionPool> pools = client.getClusterNodes();
 		if (pools.isEmpty()) {
-			// As in forAddress: setting up a pool on a closed client would leak it.
+			// An open client always knows its seed nodes; none left means it was closed. Setting up a pool or renewing
+			// the slot cache now would re-create pools on the closed client, leaking their connections.
 			throw new DataAccessResourceFailureException("The Jedis cluster client is closed");
 		}
 		ConnectionPool pool = pools.get(address.toString());
 		if (pool == null && hostname != null) {
 			pool = pools.get(hostname + ":" + address.port());
 		}
-		if (pool == null) {
-			pool = JedisInternals.setUpNode(client, address.host(), address.port());
-		}
-		if (pool == null) {
-			throw new DataAccessResourceFailureException("Node " + address + " is unknown to the Jedis cluster client");
-		}
-		return pool;
+		return (pool != null) ? pool : JedisInternals.setUpNode(client, address.host(), address.port());
+	}
+
+	private static DataAccessResourceFailureException unknown(NodeAddress address) {
+		return new DataAccessResourceFailureException("Node " + address + " is unknown to the Jedis cluster client");
 	}
 
 	/**
