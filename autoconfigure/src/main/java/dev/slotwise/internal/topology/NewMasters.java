@@ -79,13 +79,10 @@ final class NewMasters implements AutoCloseable {
 		if (listener == null || previous == null) {
 			return;
 		}
-		Set<String> before = addresses(servingMasters(previous));
+		List<RedisClusterNode> served = servingMasters(previous);
 		List<RedisClusterNode> serving = servingMasters(current);
-		Set<String> now = addresses(serving);
-		List<RedisClusterNode> added = serving.stream().filter((master) -> !before.contains(master.asString())).toList();
-		List<RedisClusterNode> removed = servingMasters(previous).stream()
-			.filter((master) -> !now.contains(master.asString()))
-			.toList();
+		List<RedisClusterNode> added = missingFrom(served, serving);
+		List<RedisClusterNode> removed = missingFrom(serving, served);
 		if (added.isEmpty() && removed.isEmpty()) {
 			return;
 		}
@@ -120,12 +117,13 @@ final class NewMasters implements AutoCloseable {
 		}
 	}
 
-	private static Set<String> addresses(List<RedisClusterNode> masters) {
+	/** The masters of {@code masters} whose address is not among {@code others}. */
+	private static List<RedisClusterNode> missingFrom(List<RedisClusterNode> others, List<RedisClusterNode> masters) {
 		Set<String> addresses = new HashSet<>();
-		for (RedisClusterNode master : masters) {
-			addresses.add(master.asString());
+		for (RedisClusterNode other : others) {
+			addresses.add(other.asString());
 		}
-		return addresses;
+		return masters.stream().filter((master) -> !addresses.contains(master.asString())).toList();
 	}
 
 	private static List<RedisClusterNode> servingMasters(ClusterTopology topology) {
