@@ -110,15 +110,16 @@ class SlotwisePoolConfiguration {
 					// every node's pool with min-idle 0 and pre-warm raises it on the nodes that serve requests:
 					// Jedis keeps a pool per node, replicas included, and the evictor would otherwise hold min-idle
 					// connections open to every replica and every demoted master.
-					GenericObjectPoolConfig<Connection> clientConfig = tuned;
-					if (prewarm) {
-						clientConfig = tuned.clone();
-						clientConfig.setMinIdle(0);
-					}
-					GenericObjectPoolConfig<Connection> config = clientConfig;
+					GenericObjectPoolConfig<Connection> config = prewarm ? withoutMinIdle(tuned) : tuned;
 					factory.addClientBuilderCustomizer(POOL_CONTRIBUTOR, (builder) -> builder.poolConfig(config));
 				}
 			};
+		}
+
+		private static GenericObjectPoolConfig<Connection> withoutMinIdle(TunedConnectionPoolConfig tuned) {
+			GenericObjectPoolConfig<Connection> copy = tuned.clone();
+			copy.setMinIdle(0);
+			return copy;
 		}
 
 		@Bean
