@@ -11,6 +11,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.protocol.CommandExpiryWriter;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.RedisCommand;
+import io.lettuce.core.tracing.TraceContext;
 import io.netty.channel.Channel;
 
 /**
@@ -46,9 +47,13 @@ public final class LettuceBatchWriter {
 			List<byte[][]> groups) {
 		LettuceBatchCommand.Batch batch = new LettuceBatchCommand.Batch(groups.size());
 		List<RedisCommand<byte[], byte[], ?>> commands = new ArrayList<>(groups.size());
+		// Observed as Lettuce observes its own commands, as the engine's batches are: written past Lettuce's API, they
+		// would otherwise be the one part of a clear tracing does not see.
+		LettuceCommandTracing tracing = LettuceCommandTracing.of(node.getResources());
+		TraceContext context = tracing.isEnabled() ? tracing.currentContext() : null;
 		for (int i = 0; i < groups.size(); i++) {
-			commands.add(LettuceBatchCommand.request(batch, i, MultiKeyCommand.UNLINK, CommandType.UNLINK,
-					groups.get(i), null));
+			commands.add(tracing.wrap(LettuceBatchCommand.request(batch, i, MultiKeyCommand.UNLINK, CommandType.UNLINK,
+					groups.get(i), null), context));
 		}
 		write(node, commands);
 		CompletableFuture<boolean[]> removed = batch.thenApply((replies) -> {

@@ -38,6 +38,9 @@ import org.springframework.boot.data.redis.autoconfigure.observation.LettuceObse
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.cache.BatchStrategies;
+import org.springframework.data.redis.cache.RedisCacheManager;
+import org.springframework.data.redis.cache.RedisCacheWriter;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -75,6 +78,48 @@ class ObservationParityIntegrationTests {
 		}
 		assertThat(on.get("MGET").executed()).isEqualTo(off.get("MGET").executed());
 		assertThat(on.get("MSET").executed()).isEqualTo(off.get("MSET").executed());
+	}
+
+	@Test
+	void everyCommandOfAScanStrategyCacheClearOverLettuceIsObservedWithSlotwiseOnAndOff(RedisTestCluster cluster) {
+		for (String property : List.of("slotwise.enabled=false", "slotwise.enabled=true")) {
+			Recorder recorder = new Recorder();
+			ObservationRegistry registry = recorder.registry();
+			this.runner.withBean(ObservationRegistry.class, () -> registry)
+				.withPropertyValues("spring.data.redis.client-type=lettuce",
+						"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), property)
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					RedisConnectionFactory factory = context.getBean(RedisConnectionFactory.class);
+					try (RedisClusterConnection connection = factory.getClusterConnection()) {
+						Map<byte[], byte[]> entries = new LinkedHashMap<>();
+						for (byte[] key : keys("observed::", KEYS * 5)) {
+							entries.put(key, key);
+						}
+						connection.stringCommands().mSet(entries);
+					}
+					RedisCacheManager manager = RedisCacheManager
+						.builder(RedisCacheWriter.nonLockingRedisCacheWriter(factory, BatchStrategies.scan(100)))
+						.build();
+					manager.afterPropertiesSet();
+					cluster.resetStats();
+					recorder.clear();
+					manager.getCache("observed").invalidate();
+					// Plain Spring Data deletes with DEL, Slotwise where the walks found the keys with UNLINK: each
+					// command the servers ran is one lettuce observation either way.
+					long removals = 0;
+					for (String command : List.of("SCAN", "DEL", "UNLINK")) {
+						long executed = cluster.masters()
+							.stream()
+							.mapToLong((master) -> cluster.commandCalls(master, command.toLowerCase()))
+							.sum();
+						long observed = recorder.awaitCount(Recorder.lettuce(command), executed);
+						assertThat(observed).as("%s observed, %s", command, property).isEqualTo(executed);
+						removals += command.equals("SCAN") ? 0 : executed;
+					}
+					assertThat(removals).as("DEL and UNLINK, %s", property).isPositive();
+				});
+		}
 	}
 
 	@Test
