@@ -92,6 +92,7 @@ class SlotwiseMultiKeyConfiguration {
 							executor.getAwaitTermination())
 					: MultiKeyExecutor.create(executor.getThreads(), executor.getQueueCapacity(),
 							executor.getThreadNamePrefix(), executor.getAwaitTermination());
+			created.setInlineBatchBytes(executor.getInlineBatchSize().toBytes());
 			listeners.orderedStream().forEach((listener) -> listener.executorCreated(created));
 			return created;
 		}

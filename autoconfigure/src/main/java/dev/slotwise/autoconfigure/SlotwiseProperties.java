@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.slotwise.multikey.MultiKeyReadFrom;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
@@ -112,6 +113,9 @@ public class SlotwiseProperties implements Validator {
 		checks.atLeast("multikey.jedis-executor.queue-capacity", executor.getQueueCapacity(), 1);
 		checks.notEmpty("multikey.jedis-executor.thread-name-prefix", executor.getThreadNamePrefix());
 		checks.notNegative("multikey.jedis-executor.await-termination", executor.getAwaitTermination());
+		if (executor.getInlineBatchSize() == null || executor.getInlineBatchSize().isNegative()) {
+			checks.reject("multikey.jedis-executor.inline-batch-size", "must be 0B or more");
+		}
 		PubSub pubSub = properties.getPubsub();
 		checks.positive("pubsub.check-interval", pubSub.getCheckInterval());
 		checks.positive("pubsub.timeout", pubSub.getTimeout());
@@ -468,6 +472,14 @@ public class SlotwiseProperties implements Validator {
 		 */
 		private Duration awaitTermination = Duration.ofSeconds(10);
 
+		/**
+		 * Largest node batch of a multi-key call that the calling thread writes itself, with the call's other small
+		 * batches, before it reads any reply, as a hand-written cluster pipeline does, instead of handing each to a
+		 * thread of this executor. Kept under a socket's buffers, so that the write never waits on a node that stopped
+		 * reading; 0 runs every batch on the executor.
+		 */
+		private DataSize inlineBatchSize = DataSize.ofKilobytes(32);
+
 		public int getThreads() {
 			return this.threads;
 		}
@@ -498,6 +510,14 @@ public class SlotwiseProperties implements Validator {
 
 		public void setAwaitTermination(Duration awaitTermination) {
 			this.awaitTermination = awaitTermination;
+		}
+
+		public DataSize getInlineBatchSize() {
+			return this.inlineBatchSize;
+		}
+
+		public void setInlineBatchSize(DataSize inlineBatchSize) {
+			this.inlineBatchSize = inlineBatchSize;
 		}
 
 	}

@@ -69,10 +69,14 @@ final class MultiGetTarget implements AutoCloseable {
 		this.lettuceConnection.setTimeout(Duration.ofSeconds(30));
 		populate();
 		this.raw = target.equals("lettuce-async");
-		String client = target.endsWith("jedis") ? "jedis" : "lettuce";
+		String client = target.contains("jedis") ? "jedis" : "lettuce";
 		boolean slotwise = target.startsWith("slotwise");
 		this.ideal = target.equals("ideal") ? new IdealMultiGet(this.cluster) : null;
-		this.context = (this.ideal != null) ? null : start(client, slotwise);
+		// slotwise-jedis-executor: every node batch on the executor's threads, as before the caller wrote small
+		// batches itself (issue 19), for an A/B in the same run.
+		this.context = (this.ideal != null) ? null
+				: start(client, slotwise, target.endsWith("-executor")
+						? "slotwise.multikey.jedis-executor.inline-batch-size=0" : "slotwise.enabled=" + slotwise);
 		this.template = (this.context != null) ? this.context.getBean(StringRedisTemplate.class) : null;
 		Random random = new Random(42);
 		this.keySets = new ArrayList<>(KEY_SETS);
@@ -90,13 +94,13 @@ final class MultiGetTarget implements AutoCloseable {
 		}
 	}
 
-	private ConfigurableApplicationContext start(String client, boolean slotwise) {
+	private ConfigurableApplicationContext start(String client, boolean slotwise, String extra) {
 		return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
 			.logStartupInfo(false)
 			.properties("spring.data.redis.client-type=" + client,
 					"spring.data.redis.cluster.nodes=" + this.cluster.nodesProperty(),
 					"spring.data.redis.timeout=30s", "slotwise.enabled=" + slotwise,
-					"slotwise.multikey.timeout=30s", "spring.main.banner-mode=off")
+					"slotwise.multikey.timeout=30s", "spring.main.banner-mode=off", extra)
 			.run();
 	}
 

@@ -124,7 +124,15 @@ final class JedisBatchGuard {
 		 * Lets the next window's replies take no longer than the time left (0 is "no timeout" to a socket: never).
 		 */
 		void bound() {
-			long leftMillis = TimeUnit.NANOSECONDS.toMillis(left()) + 1;
+			bound(JedisBatchGuard.this.deadline);
+		}
+
+		/**
+		 * Lets the next replies take no longer than until the given time (at least a millisecond).
+		 * @param until a {@link System#nanoTime()}
+		 */
+		void bound(long until) {
+			long leftMillis = TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime()) + 1;
 			int bound = (int) Math.max(1, Math.min(Integer.MAX_VALUE, leftMillis));
 			if (this.configured == 0 || bound < this.configured) {
 				this.connection.setSoTimeout(bound);

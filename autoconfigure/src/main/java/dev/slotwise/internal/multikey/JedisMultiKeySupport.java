@@ -188,7 +188,8 @@ public final class JedisMultiKeySupport {
 		private Engine build(Running running) {
 			RedisClusterClient client = running.client();
 			JedisNodeTransport transport = new JedisNodeTransport(client, running.topologyProvider(),
-					this.executor.executor(), this.readFrom, this.settings.timeout(), this.executor.releaser());
+					this.executor.executor(), this.readFrom, this.settings.timeout(), this.executor.releaser(),
+					this.executor.inlineBatchBytes());
 			PubSubRuntime pubSubRuntime = this.pubSubRuntime;
 			Keyspaces keyspaces = this.keyspaces;
 			return new Engine(new MultiKeyEngine(transport, this.settings, this.observer),

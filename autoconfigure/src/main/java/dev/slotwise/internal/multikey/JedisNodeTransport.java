@@ -50,6 +50,12 @@ final class JedisNodeTransport implements NodeTransport {
 	/** Spring Data Redis's translation of Jedis's exceptions, which the call's failures follow. */
 	private static final JedisExceptionConverter EXCEPTIONS = new JedisExceptionConverter();
 
+	/**
+	 * The default of {@code slotwise.multikey.jedis-executor.inline-batch-size}: a batch this small fits a socket's
+	 * buffers, so writing it never blocks the caller on a node that stopped reading.
+	 */
+	static final long DEFAULT_INLINE_BATCH_BYTES = 32 * 1024;
+
 	/** Far enough never to come, near enough not to overflow {@link System#nanoTime()} arithmetic. */
 	private static final long NO_DEADLINE = Long.MAX_VALUE / 4;
 
@@ -61,19 +67,33 @@ final class JedisNodeTransport implements NodeTransport {
 
 	private final JedisReadRouting reads;
 
+	/** The idle connections the calling thread may borrow in a {@link JedisRound}. */
+	private final JedisIdleConnections idleConnections = new JedisIdleConnections();
+
+	/** Gives broken connections back to their pools off the calling thread (see {@link JedisRound}). */
+	private final Executor releaser;
+
+	/** The largest batch written by the calling thread in a {@link JedisRound}; 0 sends every batch on the executor. */
+	private final long inlineBatchBytes;
+
 	private volatile @Nullable Routing routing;
 
 	JedisNodeTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor) {
 		// Reads stay on masters: nothing is ever released off the batch's thread.
-		this(client, topologyProvider, executor, MultiKeyReadFrom.MASTER, DEFAULT_CALL_TIMEOUT, executor);
+		this(client, topologyProvider, executor, MultiKeyReadFrom.MASTER, DEFAULT_CALL_TIMEOUT, executor,
+				DEFAULT_INLINE_BATCH_BYTES);
 	}
 
 	/**
 	 * @param releaser returns broken replica connections to their pools off the batch's thread
+	 * @param inlineBatchBytes the largest batch the calling thread writes itself, with the round's other small
+	 * batches, before it reads any reply ({@link JedisRound}); 0 sends every batch on the executor
 	 */
 	JedisNodeTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor,
-			MultiKeyReadFrom readFrom, Duration callTimeout, Executor releaser) {
+			MultiKeyReadFrom readFrom, Duration callTimeout, Executor releaser, long inlineBatchBytes) {
 		this.client = client;
+		this.inlineBatchBytes = inlineBatchBytes;
+		this.releaser = releaser;
 		this.topologyProvider = topologyProvider;
 		this.executor = executor;
 		// Replicas are chosen from the topology the engine last routed by: never a refresh on an executor thread.
@@ -143,6 +163,47 @@ final class JedisNodeTransport implements NodeTransport {
 	}
 
 	/**
+	 * A round whose small batches the calling thread writes to every node before it reads any reply
+	 * ({@link JedisRound}); larger ones, and reads that may go to a replica, run on the executor as before.
+	 */
+	@Override
+	public Round round(int maxPerFlush, long deadline) {
+		return (this.inlineBatchBytes > 0) ? new JedisRound(this, maxPerFlush, deadline) : NodeTransport.super.round(
+				maxPerFlush, deadline);
+	}
+
+	Executor releaser() {
+		return this.releaser;
+	}
+
+	JedisIdleConnections idleConnections() {
+		return this.idleConnections;
+	}
+
+	/**
+	 * Returns whether the calling thread may write a batch itself in a {@link JedisRound}: it goes to the node it was
+	 * routed to (no replica), in one window, and is small enough to fit the socket's buffers, so the write cannot
+	 * block on a node that stopped reading (the reads are bounded by the call's deadline, the writes are not).
+	 */
+	boolean inline(List<Request> requests, int maxPerFlush) {
+		if (requests.size() > maxPerFlush || !this.reads.mastersOnly(requests)) {
+			return false;
+		}
+		// RESP framing: "*n\r\n" per command, "$len\r\n...\r\n" per argument; 16 bytes each is an upper bound.
+		long bytes = 0;
+		for (Request request : requests) {
+			bytes += 32;
+			for (byte[] arg : request.args()) {
+				bytes += arg.length + 16;
+			}
+			if (bytes > this.inlineBatchBytes) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
 	 * Sends the batch on a connection from the node's pool; when that connection turns out closed by the node before
 	 * any reply of the batch was read, once more on a fresh one ({@link StaleJedisConnections}, which says why this
 	 * is no worse than plain Boot). Both attempts keep to the call's deadline: the guard checks it before borrowing.
@@ -154,7 +215,7 @@ final class JedisNodeTransport implements NodeTransport {
 				(attempt) -> sendOnce(pool, requests, maxPerFlush, session, guard, attempt));
 	}
 
-	private List<Object> sendOnce(ConnectionPool pool, List<Request> requests, int maxPerFlush,
+	List<Object> sendOnce(ConnectionPool pool, List<Request> requests, int maxPerFlush,
 			JedisReadRouting.Session session, JedisBatchGuard guard, StaleJedisConnections.Attempt attempt) {
 		List<Object> replies = new ArrayList<>(requests.size());
 		guard.check();
@@ -167,41 +228,61 @@ final class JedisNodeTransport implements NodeTransport {
 				// A window boundary: what a failed or late call has not written yet, it must not write.
 				guard.check();
 				reads.bound();
-				int sent = 0;
-				for (Request request : window) {
-					if (request.asking()) {
-						connection.sendCommand(Protocol.Command.ASKING);
-						sent++;
-					}
-					CommandArguments args = new CommandArguments(PROTOCOL_COMMANDS.get(request.command()));
-					for (byte[] arg : request.args()) {
-						args.add(arg);
-					}
-					connection.sendCommand(args);
-					sent++;
-				}
-				List<Object> raw = new ArrayList<>(sent);
-				// The first reply on its own: only a connection failure before any reply allows a second attempt.
-				raw.add(attempt.read(connection));
-				// getMany reads the rest; error replies come back as exceptions in the list.
-				raw.addAll(connection.getMany(sent - 1));
-				int index = 0;
-				for (Request request : window) {
-					if (request.asking() && raw.get(index++) instanceof JedisDataException refused) {
-						// ASKING refused (NOPERM for a user without it): without it the command only meets MOVED
-						// again, so the refusal is the command's reply.
-						replies.add(decode(refused, request.command()));
-						index++;
-						continue;
-					}
-					replies.add(decode(raw.get(index++), request.command()));
-				}
+				int sent = write(connection, window);
+				read(connection, window, sent, attempt, replies);
 			}
 		}
 		return replies;
 	}
 
-	private ConnectionPool pool(NodeAddress node, List<Request> requests) {
+	/**
+	 * Writes one window of requests into the connection's buffer (Jedis flushes it when full, and before a read).
+	 * @return the number of commands written, {@code ASKING} included
+	 */
+	static int write(Connection connection, List<Request> window) {
+		int sent = 0;
+		for (Request request : window) {
+			if (request.asking()) {
+				connection.sendCommand(Protocol.Command.ASKING);
+				sent++;
+			}
+			CommandArguments args = new CommandArguments(PROTOCOL_COMMANDS.get(request.command()));
+			for (byte[] arg : request.args()) {
+				args.add(arg);
+			}
+			connection.sendCommand(args);
+			sent++;
+		}
+		return sent;
+	}
+
+	/**
+	 * Reads the replies of a window {@link #write written} to the connection, one per request.
+	 * @param sent the number of commands written
+	 * @param attempt the batch's attempt: only a connection failure before any reply allows a second one
+	 * @param replies receives the replies, in order
+	 */
+	static void read(Connection connection, List<Request> window, int sent, StaleJedisConnections.Attempt attempt,
+			List<Object> replies) {
+		List<Object> raw = new ArrayList<>(sent);
+		// The first reply on its own: only a connection failure before any reply allows a second attempt.
+		raw.add(attempt.read(connection));
+		// getMany reads the rest; error replies come back as exceptions in the list.
+		raw.addAll(connection.getMany(sent - 1));
+		int index = 0;
+		for (Request request : window) {
+			if (request.asking() && raw.get(index++) instanceof JedisDataException refused) {
+				// ASKING refused (NOPERM for a user without it): without it the command only meets MOVED
+				// again, so the refusal is the command's reply.
+				replies.add(decode(refused, request.command()));
+				index++;
+				continue;
+			}
+			replies.add(decode(raw.get(index++), request.command()));
+		}
+	}
+
+	ConnectionPool pool(NodeAddress node, List<Request> requests) {
 		return JedisNodePools.forAddress(this.client, node, requests.get(0).args()[0]);
 	}
 

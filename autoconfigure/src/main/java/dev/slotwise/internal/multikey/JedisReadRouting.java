@@ -138,6 +138,16 @@ final class JedisReadRouting {
 		return sender.send(node, Session.NONE);
 	}
 
+	/**
+	 * Returns whether a batch goes to the node the engine routed it to whatever the replicas' state: reads stay on
+	 * masters, or the batch is not one a replica may serve.
+	 * @param requests the batch
+	 * @return whether no replica is ever chosen for it
+	 */
+	boolean mastersOnly(List<Request> requests) {
+		return this.readFrom == MultiKeyReadFrom.MASTER || !Request.replicaMayServe(requests);
+	}
+
 	private @Nullable NodeAddress replicaFor(NodeAddress node, List<Request> requests) {
 		if (this.readFrom == MultiKeyReadFrom.MASTER || !Request.replicaMayServe(requests)) {
 			return null;

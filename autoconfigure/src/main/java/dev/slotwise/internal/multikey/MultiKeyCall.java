@@ -177,10 +177,12 @@ final class MultiKeyCall<R> {
 			}
 			byNode.computeIfAbsent(node, (n) -> new ArrayList<>()).add(command);
 		}
-		byNode.forEach(this::send);
+		NodeTransport.Round round = this.transport.round(this.settings.maxCommandsPerPipeline(), this.deadline);
+		byNode.forEach((node, batch) -> send(round, node, batch));
+		round.run();
 	}
 
-	private void send(NodeAddress node, List<SlotCommand> commands) {
+	private void send(NodeTransport.Round round, NodeAddress node, List<SlotCommand> commands) {
 		if (isOver()) {
 			// Failed or timed out while earlier batches of this round were being submitted: send nothing more.
 			return;
@@ -198,7 +200,7 @@ final class MultiKeyCall<R> {
 		// In the batch's scope, a transport whose client observes its own commands (Lettuce's tracing) makes them
 		// the batch's children: it reads the current observation while sending, on this thread.
 		try (Observed.Scope scope = observedBatch.open()) {
-			future = this.transport.send(node, requests, this.settings.maxCommandsPerPipeline(), this.deadline);
+			future = round.add(node, requests);
 		}
 		catch (RuntimeException ex) {
 			future = CompletableFuture.failedFuture(ex);
@@ -208,6 +210,11 @@ final class MultiKeyCall<R> {
 			future.cancel(true);
 		}
 		future.whenComplete((answers, failure) -> {
+			if (failure != null && System.nanoTime() - this.deadline >= 0) {
+				// Failed once the deadline passed (over Jedis a read bounded by it): the call timed out, reported as
+				// when the caller's wait ends first, naming every batch still in flight, this one included.
+				expire();
+			}
 			this.inFlight.remove(batch);
 			observedBatch.end((failure == null) ? Observed.SUCCESS : Observed.FAILURE,
 					(failure != null) ? unwrap(failure) : null);

@@ -1,6 +1,7 @@
 package dev.slotwise.internal.multikey;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -38,6 +39,8 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	private final Duration awaitTermination;
 
 	private final LongAdder callerRuns;
+
+	private volatile long inlineBatchBytes = JedisNodeTransport.DEFAULT_INLINE_BATCH_BYTES;
 
 	private MultiKeyExecutor(ThreadPoolExecutor pool, ThreadPoolExecutor releaser, Duration awaitTermination,
 			LongAdder callerRuns) {
@@ -174,6 +177,27 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	}
 
 	/**
+	 * Sets the largest node batch of a multi-key call that the calling thread writes itself, together with the call's
+	 * other small batches and before it reads any reply, instead of handing it to one of these threads
+	 * ({@code slotwise.multikey.jedis-executor.inline-batch-size}). Takes effect for the engines created after it.
+	 * @param bytes the size in bytes of the batch's commands; 0 runs every batch on these threads
+	 */
+	public void setInlineBatchBytes(long bytes) {
+		if (bytes < 0) {
+			throw new IllegalArgumentException("'bytes' must not be negative, was " + bytes);
+		}
+		this.inlineBatchBytes = bytes;
+	}
+
+	/**
+	 * Returns the largest node batch the calling thread writes itself.
+	 * @return the size in bytes; 0 when every batch runs on these threads
+	 */
+	public long inlineBatchBytes() {
+		return this.inlineBatchBytes;
+	}
+
+	/**
 	 * Returns the one thread that hands broken replica connections back to their pools off the batches' threads
 	 * (commons-pool2 replaces such a connection on the returning thread, which towards a hanging replica would hold
 	 * the batch).
@@ -246,7 +270,7 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.releaser.shutdownNow();
+		List<Runnable> unreleased = this.releaser.shutdownNow();
 		this.pool.shutdown();
 		try {
 			if (!this.pool.awaitTermination(this.awaitTermination.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -256,6 +280,15 @@ public final class MultiKeyExecutor implements AutoCloseable {
 		catch (InterruptedException ex) {
 			this.pool.shutdownNow();
 			Thread.currentThread().interrupt();
+		}
+		// Broken connections still waiting to be given back: given back here, or their sockets would stay open.
+		for (Runnable release : unreleased) {
+			try {
+				release.run();
+			}
+			catch (RuntimeException ex) {
+				// The pool is closing too: nothing more to release.
+			}
 		}
 	}
 

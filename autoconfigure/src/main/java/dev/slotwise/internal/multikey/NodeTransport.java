@@ -49,6 +49,29 @@ interface NodeTransport {
 	}
 
 	/**
+	 * Starts one round of a call: the batches it sends to several nodes at once (the first round, or the redirected
+	 * commands of a reply). The default sends each batch as it is added; a transport may instead hold some back and
+	 * send them together when the round {@linkplain Round#run() runs}.
+	 * @param maxPerFlush the cap on commands per flush
+	 * @param deadline the {@link System#nanoTime()} by which the call must end
+	 * @return the round
+	 */
+	default Round round(int maxPerFlush, long deadline) {
+		return new Round() {
+
+			@Override
+			public CompletableFuture<List<Object>> add(NodeAddress node, List<Request> requests) {
+				return send(node, requests, maxPerFlush, deadline);
+			}
+
+			@Override
+			public void run() {
+			}
+
+		};
+	}
+
+	/**
 	 * Runs a task once a delay has passed, on a timer that the client behind the transport owns (so that it ends with
 	 * the client): the deadline of a call no thread waits for.
 	 * @param task the task, which must be quick (it runs on the timer's thread)
@@ -90,6 +113,28 @@ interface NodeTransport {
 	 */
 	default void invalidateTopology(long routedAt) {
 		invalidateTopology();
+	}
+
+	/**
+	 * The batches of one round of a call, one per node.
+	 */
+	interface Round {
+
+		/**
+		 * Adds a node's batch.
+		 * @param node the node
+		 * @param requests the commands, in order
+		 * @return as {@link NodeTransport#send(NodeAddress, List, int)}; a batch held back completes during
+		 * {@link #run()}
+		 */
+		CompletableFuture<List<Object>> add(NodeAddress node, List<Request> requests);
+
+		/**
+		 * Sends the batches held back, on the calling thread, and returns once each of their futures is complete;
+		 * never throws (failures complete the futures).
+		 */
+		void run();
+
 	}
 
 	/**

@@ -43,19 +43,43 @@ public final class StaleJedisConnections {
 			return attempt.apply(first);
 		}
 		catch (RuntimeException ex) {
-			if (!first.borrowed || first.replyRead || !retryable(ex)) {
-				throw ex;
-			}
-			// The failed connection went back to its pool broken (destroyed); its idle siblings likely died with it.
-			// Dropping them closes their sockets, no command sent; connections in use are untouched.
-			pool.clear();
-			try {
-				return attempt.apply(new Attempt());
-			}
-			catch (RuntimeException again) {
-				again.addSuppressed(ex);
-				throw again;
-			}
+			return again(pool, first, ex, attempt);
+		}
+	}
+
+	/**
+	 * Starts the first attempt of a batch whose sending the caller runs itself (a round of several nodes' batches
+	 * written before any reply is read); after a failure, {@link #again} decides whether it goes once more.
+	 * @return the first attempt
+	 */
+	public static Attempt firstAttempt() {
+		return new Attempt();
+	}
+
+	/**
+	 * Sends a batch once more on a fresh connection when its first attempt failed on a borrowed connection with a
+	 * connection failure (not a read timeout) before it read any reply; otherwise rethrows the failure.
+	 * @param <T> the batch's result
+	 * @param pool the node's pool, whose idle connections are dropped before the second attempt
+	 * @param first the failed attempt, whose connection is back in its pool (broken, so destroyed)
+	 * @param failure its failure
+	 * @param attempt sends the batch as for {@link #send}
+	 * @return the result of the second attempt
+	 */
+	public static <T> T again(ConnectionPool pool, Attempt first, RuntimeException failure,
+			Function<Attempt, T> attempt) {
+		if (!first.allowsAnother(failure)) {
+			throw failure;
+		}
+		// The failed connection went back to its pool broken (destroyed); its idle siblings likely died with it.
+		// Dropping them closes their sockets, no command sent; connections in use are untouched.
+		pool.clear();
+		try {
+			return attempt.apply(new Attempt());
+		}
+		catch (RuntimeException again) {
+			again.addSuppressed(failure);
+			throw again;
 		}
 	}
 
@@ -84,6 +108,16 @@ public final class StaleJedisConnections {
 		private boolean replyRead;
 
 		private Attempt() {
+		}
+
+		/**
+		 * Returns whether a failure of this attempt allows a second one: it held a connection, read none of the
+		 * batch's replies, and failed on the connection other than by a read timeout.
+		 * @param failure the attempt's failure
+		 * @return whether {@link StaleJedisConnections#again} sends the batch once more
+		 */
+		public boolean allowsAnother(RuntimeException failure) {
+			return this.borrowed && !this.replyRead && retryable(failure);
 		}
 
 		/**
