@@ -50,6 +50,7 @@ class SlotwisePropertiesValidationTests {
 			slotwise.multikey.jedis-executor.queue-capacity=0     | slotwise.multikey.jedis-executor.queue-capacity | must be at least 1
 			slotwise.multikey.jedis-executor.thread-name-prefix=  | slotwise.multikey.jedis-executor.thread-name-prefix | must not be empty
 			slotwise.multikey.jedis-executor.await-termination=-1s | slotwise.multikey.jedis-executor.await-termination | must not be negative
+			slotwise.multikey.jedis-executor.inline-batch-size=-1B | slotwise.multikey.jedis-executor.inline-batch-size | must be 0B or more
 			""")
 	void invalidValueFailsStartUpNamingTheProperty(String property, String name, String reason) {
 		assertFailsNaming(name, reason, property);

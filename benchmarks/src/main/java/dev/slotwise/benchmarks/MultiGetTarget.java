@@ -30,7 +30,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * One system under test for the multi-get benchmarks, on its own freshly started 3-master cluster (or another
  * shape): Spring Data Redis defaults or Slotwise, over Jedis or Lettuce, through the application's
  * {@link StringRedisTemplate}; Lettuce's own async cluster {@code mget} with no Spring in between; or the
- * hand-written physical-limit reference {@link IdealMultiGet} ({@code ideal}).
+ * hand-written physical-limit reference {@link IdealMultiGet} ({@code ideal}), or its Lettuce counterpart
+ * {@link IdealLettuceMultiGet} ({@code ideal-lettuce}).
  */
 final class MultiGetTarget implements AutoCloseable {
 
@@ -49,6 +50,8 @@ final class MultiGetTarget implements AutoCloseable {
 	private final @Nullable StringRedisTemplate template;
 
 	private final @Nullable IdealMultiGet ideal;
+
+	private final @Nullable IdealLettuceMultiGet idealLettuce;
 
 	private final List<List<String>> keySets;
 
@@ -72,9 +75,10 @@ final class MultiGetTarget implements AutoCloseable {
 		String client = target.contains("jedis") ? "jedis" : "lettuce";
 		boolean slotwise = target.startsWith("slotwise");
 		this.ideal = target.equals("ideal") ? new IdealMultiGet(this.cluster) : null;
+		this.idealLettuce = target.equals("ideal-lettuce") ? new IdealLettuceMultiGet(this.cluster) : null;
 		// slotwise-jedis-executor: every node batch on the executor's threads, as before the caller wrote small
 		// batches itself (issue 19), for an A/B in the same run.
-		this.context = (this.ideal != null) ? null
+		this.context = (this.ideal != null || this.idealLettuce != null) ? null
 				: start(client, slotwise, target.endsWith("-executor")
 						? "slotwise.multikey.jedis-executor.inline-batch-size=0" : "slotwise.enabled=" + slotwise);
 		this.template = (this.context != null) ? this.context.getBean(StringRedisTemplate.class) : null;
@@ -138,6 +142,9 @@ final class MultiGetTarget implements AutoCloseable {
 		if (this.ideal != null) {
 			return this.ideal.multiGet(keys);
 		}
+		if (this.idealLettuce != null) {
+			return this.idealLettuce.multiGet(keys);
+		}
 		if (!this.raw) {
 			return this.template.opsForValue().multiGet(keys);
 		}
@@ -171,6 +178,9 @@ final class MultiGetTarget implements AutoCloseable {
 			}
 			if (this.ideal != null) {
 				this.ideal.close();
+			}
+			if (this.idealLettuce != null) {
+				this.idealLettuce.close();
 			}
 			this.lettuceConnection.close();
 			this.lettuce.shutdown(Duration.ZERO, Duration.ofSeconds(2));
