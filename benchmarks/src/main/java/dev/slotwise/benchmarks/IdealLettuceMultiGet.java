@@ -33,37 +33,21 @@ final class IdealLettuceMultiGet implements AutoCloseable {
 
 	private final StatefulRedisConnection<byte[], byte[]>[] connections;
 
-	private final int[] owner = new int[SlotHash.SLOT_COUNT];
+	private final int[] owner;
 
 	@SuppressWarnings("unchecked")
 	IdealLettuceMultiGet(RedisTestCluster cluster) {
 		this.client = RedisClient.create();
 		List<RedisNode> masters = cluster.masters();
-		Map<Integer, Integer> indexByPort = new HashMap<>();
 		this.connections = new StatefulRedisConnection[masters.size()];
 		for (int i = 0; i < masters.size(); i++) {
 			RedisNode master = masters.get(i);
-			indexByPort.put(master.port(), i);
 			this.connections[i] = this.client.connect(ByteArrayCodec.INSTANCE,
 					RedisURI.create(master.host(), master.port()));
 			this.connections[i].setTimeout(Duration.ofSeconds(30));
 			this.connections[i].setAutoFlushCommands(false);
 		}
-		Arrays.fill(this.owner, -1);
-		for (String line : cluster.clusterNodes(masters.get(0))) {
-			String[] fields = line.split(" ");
-			String address = fields[1].split("[@,]")[0];
-			Integer master = indexByPort.get(Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)));
-			for (int i = 8; i < fields.length && master != null; i++) {
-				if (fields[i].startsWith("[")) {
-					continue;
-				}
-				String[] range = fields[i].split("-");
-				int first = Integer.parseInt(range[0]);
-				int last = (range.length > 1) ? Integer.parseInt(range[1]) : first;
-				Arrays.fill(this.owner, first, last + 1, master);
-			}
-		}
+		this.owner = IdealMultiGet.slotOwners(cluster);
 	}
 
 	List<String> multiGet(List<String> keys) {

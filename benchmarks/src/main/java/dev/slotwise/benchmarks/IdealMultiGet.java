@@ -29,7 +29,7 @@ final class IdealMultiGet implements AutoCloseable {
 	private final FlushingConnection[] connections;
 
 	/** Master index per slot. */
-	private final int[] owner = new int[SlotHash.SLOT_COUNT];
+	private final int[] owner;
 
 	/** Per slot, the first position of the current call in it, or -1; reset after every call. */
 	private final int[] head = new int[SlotHash.SLOT_COUNT];
@@ -39,14 +39,28 @@ final class IdealMultiGet implements AutoCloseable {
 
 	IdealMultiGet(RedisTestCluster cluster) {
 		List<RedisNode> masters = cluster.masters();
-		Map<Integer, Integer> indexByPort = new HashMap<>();
 		this.connections = new FlushingConnection[masters.size()];
 		for (int i = 0; i < masters.size(); i++) {
 			RedisNode master = masters.get(i);
-			indexByPort.put(master.port(), i);
 			this.connections[i] = new FlushingConnection(new HostAndPort(master.host(), master.port()));
 		}
-		Arrays.fill(this.owner, -1);
+		this.owner = slotOwners(cluster);
+		Arrays.fill(this.head, -1);
+	}
+
+	/**
+	 * Reads which master serves each slot from {@code CLUSTER NODES}.
+	 * @param cluster the cluster
+	 * @return per slot, the index of its master in {@link RedisTestCluster#masters()}
+	 */
+	static int[] slotOwners(RedisTestCluster cluster) {
+		List<RedisNode> masters = cluster.masters();
+		Map<Integer, Integer> indexByPort = new HashMap<>();
+		for (int i = 0; i < masters.size(); i++) {
+			indexByPort.put(masters.get(i).port(), i);
+		}
+		int[] owner = new int[SlotHash.SLOT_COUNT];
+		Arrays.fill(owner, -1);
 		for (String line : cluster.clusterNodes(masters.get(0))) {
 			// <id> <ip:port@cport> <flags> <master> <ping> <pong> <epoch> <state> <slot ranges...>
 			String[] fields = line.split(" ");
@@ -59,15 +73,15 @@ final class IdealMultiGet implements AutoCloseable {
 				String[] range = fields[i].split("-");
 				int first = Integer.parseInt(range[0]);
 				int last = (range.length > 1) ? Integer.parseInt(range[1]) : first;
-				Arrays.fill(this.owner, first, last + 1, master);
+				Arrays.fill(owner, first, last + 1, master);
 			}
 		}
 		for (int slot = 0; slot < SlotHash.SLOT_COUNT; slot++) {
-			if (this.owner[slot] < 0) {
+			if (owner[slot] < 0) {
 				throw new IllegalStateException("No master serves slot " + slot + " in " + cluster);
 			}
 		}
-		Arrays.fill(this.head, -1);
+		return owner;
 	}
 
 	/**
