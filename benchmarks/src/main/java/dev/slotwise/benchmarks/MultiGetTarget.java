@@ -1,5 +1,6 @@
 package dev.slotwise.benchmarks;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,6 +25,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -31,7 +34,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * shape): Spring Data Redis defaults or Slotwise, over Jedis or Lettuce, through the application's
  * {@link StringRedisTemplate}; Lettuce's own async cluster {@code mget} with no Spring in between; or the
  * hand-written physical-limit reference {@link IdealMultiGet} ({@code ideal}), or its Lettuce counterpart
- * {@link IdealLettuceMultiGet} ({@code ideal-lettuce}).
+ * {@link IdealLettuceMultiGet} ({@code ideal-lettuce}). {@code slotwise-jedis-executor} sends every node batch on the
+ * executor; {@code slotwise-jedis-bytes} calls the engine with byte arrays on a held connection, without the template.
  */
 final class MultiGetTarget implements AutoCloseable {
 
@@ -56,6 +60,9 @@ final class MultiGetTarget implements AutoCloseable {
 	private final List<List<String>> keySets;
 
 	private final boolean raw;
+
+	/** For {@code slotwise-jedis-bytes}: one cluster connection held open, called with byte arrays, no template. */
+	private final @Nullable RedisClusterConnection bytes;
 
 	private int next;
 
@@ -82,6 +89,10 @@ final class MultiGetTarget implements AutoCloseable {
 				: start(client, slotwise, target.endsWith("-executor")
 						? "slotwise.multikey.jedis-executor.inline-batch-size=0" : "slotwise.enabled=" + slotwise);
 		this.template = (this.context != null) ? this.context.getBean(StringRedisTemplate.class) : null;
+		// slotwise-jedis-bytes: the engine without Spring Data's template and serializers, to tell their share of a
+		// call from the engine's.
+		this.bytes = (this.context != null && target.endsWith("-bytes"))
+				? this.context.getBean(RedisConnectionFactory.class).getClusterConnection() : null;
 		Random random = new Random(42);
 		this.keySets = new ArrayList<>(KEY_SETS);
 		for (int s = 0; s < KEY_SETS; s++) {
@@ -145,6 +156,18 @@ final class MultiGetTarget implements AutoCloseable {
 		if (this.idealLettuce != null) {
 			return this.idealLettuce.multiGet(keys);
 		}
+		if (this.bytes != null) {
+			byte[][] raw = new byte[keys.size()][];
+			for (int i = 0; i < raw.length; i++) {
+				raw[i] = keys.get(i).getBytes(StandardCharsets.UTF_8);
+			}
+			List<byte[]> values = this.bytes.stringCommands().mGet(raw);
+			List<String> result = new ArrayList<>(values.size());
+			for (byte[] value : values) {
+				result.add((value != null) ? new String(value, StandardCharsets.UTF_8) : null);
+			}
+			return result;
+		}
 		if (!this.raw) {
 			return this.template.opsForValue().multiGet(keys);
 		}
@@ -173,6 +196,9 @@ final class MultiGetTarget implements AutoCloseable {
 	@Override
 	public void close() {
 		try {
+			if (this.bytes != null) {
+				this.bytes.close();
+			}
 			if (this.context != null) {
 				this.context.close();
 			}

@@ -38,7 +38,13 @@ record SlotCommand(MultiKeyCommand command, int slot, int[] positions, @Nullable
 		SlotPlan plan = SlotPlan.of(keys);
 		List<SlotCommand> commands = new ArrayList<>(plan.groups().size());
 		for (SlotGroup group : plan.groups()) {
-			for (int[] chunk : Chunks.of(group.positions(), maxKeysPerCommand)) {
+			int[] positions = group.positions();
+			if (positions.length <= maxKeysPerCommand) {
+				// The common case, and at 1,000 random keys nearly one group per key: no chunk list per group.
+				commands.add(new SlotCommand(command, group.slot(), positions, null, false, 0, ""));
+				continue;
+			}
+			for (int[] chunk : Chunks.of(positions, maxKeysPerCommand)) {
 				commands.add(new SlotCommand(command, group.slot(), chunk, null, false, 0, ""));
 			}
 		}
