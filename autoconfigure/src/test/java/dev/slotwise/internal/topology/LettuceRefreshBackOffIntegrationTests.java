@@ -15,12 +15,14 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Lettuce refreshes that keep finding the topology unchanged space themselves out (issue 19: in an outage every
- * instance of a fleet asks for a refresh on every failed call), up to the cache time-to-live, counted on the servers.
+ * instance of a fleet asks for a refresh on every failed call), up to the cache time-to-live, counted on the servers;
+ * plain Spring Boot beside it sends every refresh it is asked for.
  */
 @WithRedisCluster
 class LettuceRefreshBackOffIntegrationTests {
@@ -50,15 +52,29 @@ class LettuceRefreshBackOffIntegrationTests {
 		assertThat(asked).as("CLUSTER NODES in %s of refresh requests", LOAD).isBetween(4L, 8L);
 	}
 
-	private long refreshesUnderLoad(RedisTestCluster cluster, String ttl) {
+	@Test
+	void plainSpringBootSendsEveryRefreshItIsAskedFor(RedisTestCluster cluster) {
+		// The same requests with slotwise.enabled=false, for a quarter of the time: Lettuce refreshes every time.
+		long asked = refreshesUnderLoad(cluster, "slotwise.enabled=false", LOAD.dividedBy(4));
+		assertThat(asked).as("CLUSTER NODES in %s of refresh requests without Slotwise", LOAD.dividedBy(4))
+			.isGreaterThan(24L);
+	}
+
+	private long refreshesUnderLoad(RedisTestCluster cluster, String setting) {
+		return refreshesUnderLoad(cluster, setting, LOAD);
+	}
+
+	private long refreshesUnderLoad(RedisTestCluster cluster, String setting, Duration load) {
 		long[] asked = new long[1];
-		this.runner.withPropertyValues("spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), ttl)
+		this.runner.withPropertyValues("spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), setting)
 			.run((context) -> {
-				SlotwiseLettuceConnectionFactory factory = context.getBean(SlotwiseLettuceConnectionFactory.class);
+				LettuceConnectionFactory factory = context.getBean(LettuceConnectionFactory.class);
+				assertThat(factory instanceof SlotwiseLettuceConnectionFactory)
+					.isEqualTo(!setting.equals("slotwise.enabled=false"));
 				factory.getClusterConnection().close();
 				RedisClusterClient client = (RedisClusterClient) factory.getRequiredNativeClient();
 				cluster.resetStats();
-				long deadline = System.nanoTime() + LOAD.toNanos();
+				long deadline = System.nanoTime() + load.toNanos();
 				ExecutorService threads = Executors.newFixedThreadPool(4);
 				for (int t = 0; t < 4; t++) {
 					threads.execute(() -> {
