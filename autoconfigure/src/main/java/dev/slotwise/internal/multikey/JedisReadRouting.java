@@ -12,13 +12,13 @@ import java.util.WeakHashMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 import dev.slotwise.internal.multikey.NodeTransport.ErrorReply;
 import dev.slotwise.internal.multikey.NodeTransport.Request;
 import dev.slotwise.internal.compat.JedisNodePools;
+import dev.slotwise.internal.pool.BrokenJedisConnections;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.routing.SlotHash;
 import dev.slotwise.internal.routing.SlotTable;
@@ -303,9 +303,9 @@ final class JedisReadRouting {
 		}
 
 		/**
-		 * Hands a broken connection back to its pool on another thread. commons-pool2 (2.13) replaces an invalidated
-		 * connection at once, on the returning thread: towards a replica that hangs, that new connection's handshake
-		 * would hold the batch for the whole socket timeout before it could go to the master.
+		 * Hands a broken connection back to its pool on another thread ({@link BrokenJedisConnections}): towards a
+		 * replica that hangs, the replacement's handshake would hold the batch for the whole socket timeout before it
+		 * could go to the master.
 		 */
 		private boolean releaseIfBroken(Connection connection) {
 			if (!connection.isBroken()) {
@@ -313,21 +313,7 @@ final class JedisReadRouting {
 			}
 			ConnectionPool pool = JedisReadRouting.this.pools.get().get(this.replica.toString());
 			if (pool != null) {
-				// Detached, the borrower's close() only closes the socket; the pool hears of it from the releaser.
-				connection.setHandlingPool(null);
-				try {
-					JedisReadRouting.this.releaser.execute(() -> {
-						try {
-							pool.returnBrokenResource(connection);
-						}
-						catch (RuntimeException ex) {
-							logger.debug("Could not return a broken connection to the pool of " + this.replica, ex);
-						}
-					});
-				}
-				catch (RejectedExecutionException ex) {
-					// The engine is shutting down: the pool closes with the client, the socket is closed already.
-				}
+				BrokenJedisConnections.returnOffThread(connection, pool, JedisReadRouting.this.releaser);
 			}
 			return true;
 		}

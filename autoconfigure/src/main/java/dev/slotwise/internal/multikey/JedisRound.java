@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.slotwise.internal.multikey.NodeTransport.Request;
+import dev.slotwise.internal.pool.BrokenJedisConnections;
 import dev.slotwise.internal.pool.StaleJedisConnections;
 import dev.slotwise.internal.routing.NodeAddress;
 import org.jspecify.annotations.Nullable;
@@ -44,6 +44,9 @@ import redis.clients.jedis.ConnectionPool;
  */
 final class JedisRound implements NodeTransport.Round {
 
+	/** How long the replies of batches written before another failed may take to be drained, all together. */
+	private static final long DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
 	private static final Comparator<Batch> NODE_ORDER = Comparator.comparing((Batch batch) -> batch.node.host())
 		.thenComparingInt((batch) -> batch.node.port());
 
@@ -54,9 +57,6 @@ final class JedisRound implements NodeTransport.Round {
 	private final long deadline;
 
 	private final List<Batch> held = new ArrayList<>();
-
-	/** How long the replies of batches written before another failed may take to be drained, all together. */
-	private static final long DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
 	/** The failure after which nothing more of the round is written, nor read but to drain its connections. */
 	private @Nullable RuntimeException stop;
@@ -79,9 +79,7 @@ final class JedisRound implements NodeTransport.Round {
 		if (claim == null) {
 			return this.transport.send(node, requests, this.maxPerFlush, this.deadline);
 		}
-		Batch batch = new Batch(node, requests, this.deadline);
-		batch.claim = claim;
-		batch.pool = claim.pool();
+		Batch batch = new Batch(node, requests, this.deadline, claim);
 		this.held.add(batch);
 		return batch.future;
 	}
@@ -122,7 +120,7 @@ final class JedisRound implements NodeTransport.Round {
 			try {
 				batch.guard.check();
 				try {
-					batch.connection = batch.attempt.borrowed(batch.guard.borrow(pool(batch)));
+					batch.connection = batch.attempt.borrowed(batch.guard.borrow(batch.pool));
 				}
 				finally {
 					batch.releaseClaim();
@@ -150,11 +148,7 @@ final class JedisRound implements NodeTransport.Round {
 			}
 			try {
 				batch.guard.check();
-				batch.readTimeout = batch.guard.readTimeout(connection);
-				batch.readTimeout.bound();
-				List<Object> replies = new ArrayList<>(batch.requests.size());
-				JedisNodeTransport.read(connection, batch.requests, batch.sent, batch.attempt, replies);
-				batch.replies = replies;
+				batch.replies = read(batch, connection, this.deadline);
 			}
 			catch (RuntimeException ex) {
 				failed(batch, ex);
@@ -172,10 +166,7 @@ final class JedisRound implements NodeTransport.Round {
 			this.drainUntil = System.nanoTime() + DRAIN_NANOS;
 		}
 		try {
-			batch.readTimeout = batch.guard.readTimeout(connection);
-			batch.readTimeout.bound(this.drainUntil);
-			List<Object> replies = new ArrayList<>(batch.requests.size());
-			JedisNodeTransport.read(connection, batch.requests, batch.sent, batch.attempt, replies);
+			read(batch, connection, this.drainUntil);
 			batch.drained = true;
 		}
 		catch (RuntimeException ex) {
@@ -183,12 +174,16 @@ final class JedisRound implements NodeTransport.Round {
 		}
 	}
 
-	private ConnectionPool pool(Batch batch) {
-		ConnectionPool pool = batch.pool;
-		if (pool == null) {
-			throw new IllegalStateException("No pool for " + batch.node);
-		}
-		return pool;
+	/**
+	 * Reads a written batch's replies, each read bounded by the given time.
+	 * @param until the {@link System#nanoTime()} by which the replies must be in
+	 */
+	private static List<Object> read(Batch batch, Connection connection, long until) {
+		batch.readTimeout = batch.guard.readTimeout(connection);
+		batch.readTimeout.bound(until);
+		List<Object> replies = new ArrayList<>(batch.requests.size());
+		JedisNodeTransport.read(connection, batch.requests, batch.sent, batch.attempt, replies);
+		return replies;
 	}
 
 	private void failed(Batch batch, RuntimeException ex) {
@@ -205,13 +200,12 @@ final class JedisRound implements NodeTransport.Round {
 	private void sendStaleAgain() {
 		for (Batch batch : this.held) {
 			RuntimeException failure = batch.failure;
-			ConnectionPool pool = batch.pool;
-			if (this.stop != null || failure == null || pool == null) {
+			if (this.stop != null || failure == null) {
 				continue;
 			}
 			try {
-				batch.replies = StaleJedisConnections.again(pool, batch.attempt, failure,
-						(attempt) -> this.transport.sendOnce(pool, batch.requests, this.maxPerFlush,
+				batch.replies = StaleJedisConnections.again(batch.pool, batch.attempt, failure,
+						(attempt) -> this.transport.sendOnce(batch.pool, batch.requests, this.maxPerFlush,
 								JedisReadRouting.Session.NONE, batch.guard, attempt));
 				batch.failure = null;
 			}
@@ -263,8 +257,9 @@ final class JedisRound implements NodeTransport.Round {
 
 		private final StaleJedisConnections.Attempt attempt = StaleJedisConnections.firstAttempt();
 
-		private @Nullable ConnectionPool pool;
+		private final ConnectionPool pool;
 
+		/** The idle connection claimed in the pool, until the batch borrowed one (or was not written). */
 		private JedisIdleConnections.@Nullable Claim claim;
 
 		private @Nullable Connection connection;
@@ -280,10 +275,12 @@ final class JedisRound implements NodeTransport.Round {
 
 		private @Nullable RuntimeException failure;
 
-		Batch(NodeAddress node, List<Request> requests, long deadline) {
+		Batch(NodeAddress node, List<Request> requests, long deadline, JedisIdleConnections.Claim claim) {
 			this.node = node;
 			this.requests = requests;
 			this.guard = new JedisBatchGuard(node, this.future, deadline);
+			this.claim = claim;
+			this.pool = claim.pool();
 		}
 
 		void releaseClaim() {
@@ -296,9 +293,8 @@ final class JedisRound implements NodeTransport.Round {
 
 		/**
 		 * Gives the connection back: to its pool when every reply of the batch was read, destroyed otherwise (its
-		 * unread replies would be read as the next borrower's). A broken connection goes back on the releaser's
-		 * thread: commons-pool2 replaces a destroyed connection on the returning thread, and a new connection to a
-		 * node that stopped answering waits for the socket timeout, far past the call's deadline.
+		 * unread replies would be read as the next borrower's). A broken connection goes back to its pool on the
+		 * releaser's thread ({@link BrokenJedisConnections}), and its socket is closed here.
 		 */
 		void release(Executor releaser) {
 			// A batch not written (another failed first) never borrowed: its claim ends here.
@@ -320,22 +316,16 @@ final class JedisRound implements NodeTransport.Round {
 			catch (RuntimeException ex) {
 				held.setBroken();
 			}
-			if (!held.isBroken()) {
-				giveBack(held);
-				return;
+			if (held.isBroken()) {
+				BrokenJedisConnections.returnOffThread(held, this.pool, releaser);
 			}
-			try {
-				releaser.execute(() -> giveBack(held));
-			}
-			catch (RejectedExecutionException ex) {
-				// Shutting down: the pools close too, so giving it back here waits for nothing.
-				giveBack(held);
-			}
+			giveBack(held);
 		}
 
 		/**
-		 * Closing may fail when the pool is gone (Jedis closes the pool of a node its slot table dropped, a killed
-		 * master): the batch's replies stand, and the connection's socket is closed here instead.
+		 * Returns the connection to its pool, or only closes its socket once detached from it. Closing may fail when
+		 * the pool is gone (Jedis closes the pool of a node its slot table dropped, a killed master): the batch's
+		 * replies stand, and the connection's socket is closed here instead.
 		 */
 		private static void giveBack(Connection connection) {
 			try {
