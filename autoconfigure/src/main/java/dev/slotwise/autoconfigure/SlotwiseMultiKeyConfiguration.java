@@ -1,6 +1,7 @@
 package dev.slotwise.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
@@ -18,6 +19,7 @@ import dev.slotwise.internal.multikey.MultiKeySettings;
 import dev.slotwise.internal.pipeline.PipelineMeters;
 import dev.slotwise.internal.pipeline.PipelineObserver;
 import dev.slotwise.internal.pubsub.PubSubObserver;
+import dev.slotwise.internal.transaction.TransactionObserver;
 import dev.slotwise.internal.pubsub.PubSubRuntime;
 import dev.slotwise.multikey.MultiKeyReadFrom;
 import io.lettuce.core.RedisClient;
@@ -103,14 +105,17 @@ class SlotwiseMultiKeyConfiguration {
 				MultiKeySettings settings, ObjectProvider<MultiKeyExecutor> executor,
 				ObjectProvider<MultiKeyObserver.Source> meters, ObjectProvider<PipelineObserver.Source> pipelineMeters,
 				ObjectProvider<PubSubRuntime> pubSubRuntime, ObjectProvider<PubSubObserver.Source> pubSubMeters,
-				ObjectProvider<ScanObserver.Source> scanMeters) {
+				ObjectProvider<ScanObserver.Source> scanMeters,
+				ObjectProvider<TransactionObserver.Source> transactionMeters) {
 			MultiKeyReadFrom readFrom = properties.getMultikey().getReadFrom();
 			return (factory) -> JedisMultiKeySupport
 				.customizer(settings, executor.getObject(), observer(meters, SlotwiseJedisConfiguration.CLIENT),
 						pipelineObserver(pipelineMeters, SlotwiseJedisConfiguration.CLIENT), readFrom,
 						pubSubRuntime.getIfAvailable(), pubSubObserver(pubSubMeters, SlotwiseJedisConfiguration.CLIENT),
 						properties.getKeyspace().isEnabled() ? KeyspaceSupport.jedis(scanSettings(properties),
-								scanObserver(scanMeters, SlotwiseJedisConfiguration.CLIENT)) : null)
+								scanObserver(scanMeters, SlotwiseJedisConfiguration.CLIENT)) : null,
+						properties.getTransactions().isEnabled()
+								? transactionObserver(transactionMeters, SlotwiseJedisConfiguration.CLIENT) : null)
 				.customize(factory);
 		}
 
@@ -136,7 +141,8 @@ class SlotwiseMultiKeyConfiguration {
 		SlotwiseLettuceConnectionFactoryCustomizer slotwiseLettuceMultiKeyCustomizer(SlotwiseProperties properties,
 				MultiKeySettings settings, ObjectProvider<MultiKeyObserver.Source> meters,
 				ObjectProvider<PubSubRuntime> pubSubRuntime, ObjectProvider<PubSubObserver.Source> pubSubMeters,
-				ObjectProvider<ScanObserver.Source> scanMeters) {
+				ObjectProvider<ScanObserver.Source> scanMeters,
+				ObjectProvider<TransactionObserver.Source> transactionMeters) {
 			MultiKeyReadFrom readFrom = properties.getMultikey().getReadFrom();
 			return (factory) -> {
 				// Only a Lettuce factory in use reaches here. Ignored rather than fatal: one configuration may serve
@@ -153,7 +159,9 @@ class SlotwiseMultiKeyConfiguration {
 							properties.getTopology().getMinRefreshInterval(), pubSubRuntime.getIfAvailable(),
 							pubSubObserver(pubSubMeters, SlotwiseLettuceConfiguration.CLIENT),
 							properties.getKeyspace().isEnabled() ? KeyspaceSupport.lettuce(scanSettings(properties),
-									scanObserver(scanMeters, SlotwiseLettuceConfiguration.CLIENT)) : null)
+									scanObserver(scanMeters, SlotwiseLettuceConfiguration.CLIENT)) : null,
+							properties.getTransactions().isEnabled()
+									? transactionObserver(transactionMeters, SlotwiseLettuceConfiguration.CLIENT) : null)
 					.customize(factory);
 			};
 		}
@@ -183,6 +191,15 @@ class SlotwiseMultiKeyConfiguration {
 	 */
 	private static MultiKeyObserver observer(ObjectProvider<MultiKeyObserver.Source> sources, String client) {
 		return MultiKeyObserver.of(sources.orderedStream().map((source) -> source.forClient(client)).toList());
+	}
+
+	/**
+	 * Every transaction observer the application has (Slotwise's meters), as one.
+	 */
+	private static TransactionObserver transactionObserver(ObjectProvider<TransactionObserver.Source> sources,
+			String client) {
+		List<TransactionObserver> observers = sources.orderedStream().map((source) -> source.forClient(client)).toList();
+		return (outcome, commands, nanos) -> observers.forEach((observer) -> observer.ended(outcome, commands, nanos));
 	}
 
 	private static PubSubObserver pubSubObserver(ObjectProvider<PubSubObserver.Source> meters, String client) {

@@ -47,6 +47,8 @@ public class SlotwiseProperties implements Validator {
 
 	private final Keyspace keyspace = new Keyspace();
 
+	private final Transactions transactions = new Transactions();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -81,6 +83,10 @@ public class SlotwiseProperties implements Validator {
 
 	public Keyspace getKeyspace() {
 		return this.keyspace;
+	}
+
+	public Transactions getTransactions() {
+		return this.transactions;
 	}
 
 	@Override
@@ -707,6 +713,28 @@ public class SlotwiseProperties implements Validator {
 
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
+		}
+
+	}
+
+	/**
+	 * Transactions on a cluster: {@code MULTI}/{@code EXEC}/{@code WATCH} for keys of one hash slot, run on the master
+	 * serving the slot (they need the multi-key engine's connections: {@code slotwise.multikey.enabled}).
+	 */
+	public static class Transactions {
+
+		/**
+		 * Whether transactions (SessionCallback, @Transactional) run on a cluster for keys of one hash slot, and
+		 * scripts whose keys span slots are refused before they are sent.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

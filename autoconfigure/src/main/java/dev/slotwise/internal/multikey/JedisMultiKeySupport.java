@@ -10,6 +10,8 @@ import dev.slotwise.internal.pubsub.ClusterPubSub;
 import dev.slotwise.internal.pubsub.JedisPubSubSupport;
 import dev.slotwise.internal.pubsub.PubSubObserver;
 import dev.slotwise.internal.pubsub.PubSubRuntime;
+import dev.slotwise.internal.transaction.JedisTransactions;
+import dev.slotwise.internal.transaction.TransactionObserver;
 import dev.slotwise.multikey.MultiKeyReadFrom;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.RedisClusterClient;
@@ -83,7 +85,8 @@ public final class JedisMultiKeySupport {
 	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver,
 			MultiKeyReadFrom readFrom) {
-		return customizer(settings, executor, observer, pipelineObserver, readFrom, null, PubSubObserver.NONE, null);
+		return customizer(settings, executor, observer, pipelineObserver, readFrom, null, PubSubObserver.NONE, null,
+				null);
 	}
 
 	/**
@@ -101,12 +104,14 @@ public final class JedisMultiKeySupport {
 	 * Redis's subscriptions (on one node) in place
 	 * @param pubSubObserver sees subscriptions and messages
 	 * @param keyspaces creates the key walks of a client, or {@code null} to leave them to Spring Data Redis
+	 * @param transactions sees the cluster transactions the connections then run ({@code MULTI}/{@code EXEC} on one
+	 * slot's master), or {@code null} to leave transactions to Spring Data Redis (which refuses them on a cluster)
 	 * @return the customizer
 	 */
 	public static SlotwiseJedisConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyExecutor executor, MultiKeyObserver observer, PipelineObserver pipelineObserver,
 			MultiKeyReadFrom readFrom, @Nullable PubSubRuntime pubSubRuntime, PubSubObserver pubSubObserver,
-			@Nullable Keyspaces keyspaces) {
+			@Nullable Keyspaces keyspaces, @Nullable TransactionObserver transactions) {
 		if (pubSubObserver == null) {
 			throw new IllegalArgumentException("'pubSubObserver' must not be null");
 		}
@@ -129,7 +134,7 @@ public final class JedisMultiKeySupport {
 		MultiKeyCommands.requireInterceptedMethods();
 		return (factory) -> factory.claimClusterConnections(CONTRIBUTOR,
 				new ConnectionReplacer(factory, settings, executor, observer, pipelineObserver, readFrom, pubSubRuntime,
-						pubSubObserver, keyspaces));
+						pubSubObserver, keyspaces, transactions));
 	}
 
 	/**
@@ -156,13 +161,17 @@ public final class JedisMultiKeySupport {
 
 		private final @Nullable Keyspaces keyspaces;
 
+		private final @Nullable TransactionObserver transactions;
+
 		/** One engine (and pipelining) per factory start: a restarted factory has a new client and provider. */
 		private final EngineHolder<Running, Engine> engine = new EngineHolder<>(this::build);
 
 		ConnectionReplacer(SlotwiseJedisConnectionFactory factory, MultiKeySettings settings, MultiKeyExecutor executor,
 				MultiKeyObserver observer, PipelineObserver pipelineObserver, MultiKeyReadFrom readFrom,
-				@Nullable PubSubRuntime pubSubRuntime, PubSubObserver pubSubObserver, @Nullable Keyspaces keyspaces) {
+				@Nullable PubSubRuntime pubSubRuntime, PubSubObserver pubSubObserver, @Nullable Keyspaces keyspaces,
+				@Nullable TransactionObserver transactions) {
 			this.factory = factory;
+			this.transactions = transactions;
 			this.pubSubRuntime = pubSubRuntime;
 			this.pubSubObserver = pubSubObserver;
 			this.keyspaces = keyspaces;
@@ -178,8 +187,11 @@ public final class JedisMultiKeySupport {
 			RedisClusterClient client = this.factory.getRequiredClusterClient();
 			ClusterTopologyProvider topologyProvider = this.factory.getRequiredTopologyProvider();
 			Engine current = this.engine.get(new Running(client, topologyProvider));
+			TransactionObserver transactions = this.transactions;
 			return new SlotwiseJedisClusterConnection(client, this.factory.getRequiredCommandExecutor(),
-					topologyProvider, current.engine, current.pipelining, current.pubSub, current.keyspace);
+					topologyProvider, current.engine, current.pipelining, current.pubSub, current.keyspace,
+					(transactions != null) ? (pipelined) -> JedisTransactions.create(client, topologyProvider,
+							pipelined, transactions) : null);
 		}
 
 		/**

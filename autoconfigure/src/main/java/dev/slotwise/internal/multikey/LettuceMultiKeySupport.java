@@ -12,6 +12,8 @@ import dev.slotwise.internal.pubsub.LettucePubSubSupport;
 import dev.slotwise.internal.pubsub.PubSubObserver;
 import dev.slotwise.internal.pubsub.PubSubRuntime;
 import dev.slotwise.internal.topology.LettuceTopology;
+import dev.slotwise.internal.transaction.LettuceTransactions;
+import dev.slotwise.internal.transaction.TransactionObserver;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -66,7 +68,7 @@ public final class LettuceMultiKeySupport {
 	 */
 	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyObserver observer, Duration minRefreshInterval) {
-		return customizer(settings, observer, minRefreshInterval, null, PubSubObserver.NONE, null);
+		return customizer(settings, observer, minRefreshInterval, null, PubSubObserver.NONE, null, null);
 	}
 
 	/**
@@ -81,11 +83,14 @@ public final class LettuceMultiKeySupport {
 	 * @param pubSubObserver sees subscriptions and messages
 	 * @param keyspaces creates the key walks over a native connection, or {@code null} to leave them to Spring Data
 	 * Redis
+	 * @param transactions sees the cluster transactions the connections then run ({@code MULTI}/{@code EXEC} on one
+	 * slot's master, on dedicated connections), or {@code null} to leave transactions to Spring Data Redis (which
+	 * refuses them on a cluster)
 	 * @return the customizer
 	 */
 	public static SlotwiseLettuceConnectionFactoryCustomizer customizer(MultiKeySettings settings,
 			MultiKeyObserver observer, Duration minRefreshInterval, @Nullable PubSubRuntime pubSubRuntime,
-			PubSubObserver pubSubObserver, @Nullable Keyspaces keyspaces) {
+			PubSubObserver pubSubObserver, @Nullable Keyspaces keyspaces, @Nullable TransactionObserver transactions) {
 		if (minRefreshInterval == null || minRefreshInterval.isNegative()) {
 			throw new IllegalArgumentException("'minRefreshInterval' must not be null or negative");
 		}
@@ -105,6 +110,10 @@ public final class LettuceMultiKeySupport {
 			PubSubBinding pubSub = (pubSubRuntime != null) ? new PubSubBinding(factory, pubSubRuntime, pubSubObserver)
 					: null;
 			AskingConnection asking = new AskingConnection(factory::getNativeClient);
+			// Dedicated node connections for transactions, through the factory's current client; they end with the
+			// client's resources, and a restarted factory's first transaction closes the previous client's.
+			LettuceTransactions clusterTransactions = (transactions != null)
+					? new LettuceTransactions(factory::getNativeClient) : null;
 			factory.claimClusterConnections(CONTRIBUTOR, (shared, provider, topologyProvider, executor, timeout) -> {
 				LongConsumer invalidate = (routedAt) -> {
 					if (topologyProvider instanceof RefreshableTopologyProvider refreshable) {
@@ -117,7 +126,9 @@ public final class LettuceMultiKeySupport {
 								settings, observer),
 						(pubSub != null) ? pubSub.current() : null,
 						(keyspaces != null) ? (connection) -> keyspaces.create(connection,
-								() -> invalidate.accept(System.nanoTime())) : null);
+								() -> invalidate.accept(System.nanoTime())) : null,
+						(clusterTransactions != null) ? (pipelined) -> clusterTransactions.create(timeout, pipelined,
+								transactions) : null);
 			});
 			// Reactive calls share the imperative path's native connection (or, with sharing off, run over one of the
 			// factory's own), ASK connection and partition refresh.

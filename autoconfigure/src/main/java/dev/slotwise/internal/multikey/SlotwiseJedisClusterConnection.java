@@ -1,12 +1,16 @@
 package dev.slotwise.internal.multikey;
 
 import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.slotwise.internal.pipeline.ConnectionPipeline;
 import dev.slotwise.internal.pipeline.JedisClusterPipelining;
 import dev.slotwise.internal.pubsub.ClusterPubSub;
 import dev.slotwise.internal.pubsub.ConnectionSubscription;
+import dev.slotwise.internal.transaction.ClusterTransaction;
+import dev.slotwise.internal.transaction.ScriptSlotCheck;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.RedisClusterClient;
 
@@ -33,7 +37,10 @@ import org.springframework.data.redis.connection.jedis.JedisClusterConnection;
  * {@code exists} run on the multi-key engine, whose {@code scan(ScanOptions)} and {@code keys(byte[])} walk every
  * master in parallel when the keyspace walks are on, and which pipelines (Spring Data Redis refuses to on a cluster): while
  * a pipeline is open, every key-based command group queues its calls in the {@link ConnectionPipeline}. Every other
- * command is Spring Data Redis's.
+ * command is Spring Data Redis's. With transactions on, {@code multi()}, {@code exec()}, {@code discard()},
+ * {@code watch()} and {@code unwatch()} run a transaction on the master of its keys' slot
+ * ({@code dev.slotwise.internal.transaction}), whose command groups the connection hands out while queueing, and
+ * scripts whose keys span slots are refused before they are sent.
  */
 final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 
@@ -43,6 +50,11 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 
 	/** Subscriptions across the cluster (keyspace events on every master); {@code null} leaves Spring Data's. */
 	private final @Nullable ConnectionSubscription subscription;
+
+	/** Transactions on one slot's master; {@code null} leaves Spring Data's refusal. */
+	private final @Nullable ClusterTransaction transaction;
+
+	private final @Nullable ScriptSlotCheck scripts;
 
 	SlotwiseJedisClusterConnection(RedisClusterClient client, ClusterCommandExecutor executor,
 			ClusterTopologyProvider topologyProvider, MultiKeyEngine engine) {
@@ -65,7 +77,21 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 			ClusterTopologyProvider topologyProvider, MultiKeyEngine engine,
 			@Nullable JedisClusterPipelining pipelining, @Nullable ClusterPubSub pubSub,
 			@Nullable KeyspaceCommands keyspace) {
+		this(client, executor, topologyProvider, engine, pipelining, pubSub, keyspace, null);
+	}
+
+	/**
+	 * @param transactions creates the connection's transaction state from its "is pipelined" test, or {@code null}
+	 * to leave transactions to Spring Data Redis (which refuses them on a cluster)
+	 */
+	SlotwiseJedisClusterConnection(RedisClusterClient client, ClusterCommandExecutor executor,
+			ClusterTopologyProvider topologyProvider, MultiKeyEngine engine,
+			@Nullable JedisClusterPipelining pipelining, @Nullable ClusterPubSub pubSub,
+			@Nullable KeyspaceCommands keyspace,
+			@Nullable Function<BooleanSupplier, ClusterTransaction> transactions) {
 		super(client, executor, topologyProvider);
+		this.transaction = (transactions != null) ? transactions.apply(this::isPipelined) : null;
+		this.scripts = (transactions != null) ? new ScriptSlotCheck() : null;
 		this.subscription = (pubSub != null) ? new ConnectionSubscription(pubSub, true) : null;
 		// scan(ScanOptions)/keys(byte[]) go to the cluster-wide key walks when they are on (slotwise.keyspace).
 		this.multiKey = new MultiKeyCommands(() -> engine, () -> isPipelined() || isQueueing(),
@@ -131,11 +157,14 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 	}
 
 	/**
-	 * While pipelined, refuses every call: scripts are not pipelined on a cluster (yet).
+	 * While pipelined, refuses every call: scripts are not pipelined on a cluster (yet). With transactions on, a
+	 * script whose keys span slots is refused before it is sent.
 	 */
 	@Override
 	public RedisScriptingCommands scriptingCommands() {
-		return pipelinedOr(RedisScriptingCommands.class, super::scriptingCommands);
+		ScriptSlotCheck scripts = this.scripts;
+		return pipelinedOr(RedisScriptingCommands.class,
+				(scripts != null) ? () -> scripts.wrap(super.scriptingCommands()) : super::scriptingCommands);
 	}
 
 	/**
@@ -143,6 +172,10 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 	 */
 	@Override
 	public Object execute(String command, byte[]... args) {
+		if (this.transaction != null && this.transaction.isQueueing()) {
+			throw new InvalidDataAccessApiUsageException("execute(\"" + command
+					+ "\", …) cannot be part of a transaction on a Redis Cluster: use the command groups");
+		}
 		if (isPipelined()) {
 			throw new InvalidDataAccessApiUsageException(
 					"execute(\"" + command + "\", …) cannot be pipelined on a Redis Cluster: use the command groups");
@@ -152,7 +185,57 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 
 	private <T> T pipelinedOr(Class<T> group, Supplier<T> direct) {
 		ConnectionPipeline current = this.pipeline;
-		return (current != null && current.isOpen()) ? current.commands(group) : direct.get();
+		if (current != null && current.isOpen()) {
+			return current.commands(group);
+		}
+		ClusterTransaction transaction = this.transaction;
+		return (transaction != null && transaction.isQueueing()) ? transaction.commands(group) : direct.get();
+	}
+
+	@Override
+	public void multi() {
+		if (this.transaction == null) {
+			super.multi();
+			return;
+		}
+		this.transaction.multi();
+	}
+
+	@Override
+	public boolean isQueueing() {
+		return (this.transaction != null) ? this.transaction.isQueueing() : super.isQueueing();
+	}
+
+	@Override
+	public List<Object> exec() {
+		return (this.transaction != null) ? this.transaction.exec() : super.exec();
+	}
+
+	@Override
+	public void discard() {
+		if (this.transaction == null) {
+			super.discard();
+			return;
+		}
+		this.transaction.discard();
+	}
+
+	@Override
+	public void watch(byte[]... keys) {
+		if (this.transaction == null) {
+			super.watch(keys);
+			return;
+		}
+		this.transaction.watch(keys);
+	}
+
+	@Override
+	public void unwatch() {
+		if (this.transaction == null) {
+			super.unwatch();
+			return;
+		}
+		this.transaction.unwatch();
 	}
 
 	@Override
@@ -219,6 +302,9 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 
 	@Override
 	public void close() {
+		if (this.transaction != null) {
+			this.transaction.close();
+		}
 		ConnectionSubscription subscription = this.subscription;
 		if (subscription != null) {
 			subscription.close();

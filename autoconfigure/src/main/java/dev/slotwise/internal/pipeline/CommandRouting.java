@@ -22,7 +22,7 @@ import org.springframework.data.redis.connection.stream.StreamReadOptions;
  * cluster. Spring Data Redis's interfaces put the key first in almost every method; the exceptions are listed by
  * name here. A method whose first argument is no key and that is not listed is refused rather than guessed at.
  */
-final class CommandRouting {
+public final class CommandRouting {
 
 	/** Blocking, cursor-based, cluster-wide or connection-state commands: no place in a cluster pipeline. */
 	private static final Set<String> REFUSED = Set.of("keys", "scan", "randomKey", "move", "bLPop", "bRPop",
@@ -76,6 +76,19 @@ final class CommandRouting {
 			throw refused(group, method, "its keys span hash slots (only mGet, mSet, del, unlink and exists may)");
 		}
 		return new QueuedCommand(index, group, method, args, slot, crossSlot, keys.get(0));
+	}
+
+	/**
+	 * Returns the keys of a Spring Data Redis call, as the pipeline routes by them; cluster transactions use the
+	 * same reading.
+	 * @param group the interface the method belongs to
+	 * @param method the method
+	 * @param args the arguments
+	 * @return the keys (destination keys included), empty when the method has none
+	 * @throws InvalidDataAccessApiUsageException when a key is not a {@code byte[]} or the call blocks
+	 */
+	public static List<byte[]> keysOf(Class<?> group, Method method, @Nullable Object @Nullable [] args) {
+		return keys(group, method, (args != null) ? args : new Object[0]);
 	}
 
 	private static boolean runsOnEngine(Class<?> group, Method method) {

@@ -1,0 +1,93 @@
+package dev.slotwise.internal.transaction;
+
+import java.util.function.BooleanSupplier;
+
+import dev.slotwise.internal.compat.JedisNodePools;
+import dev.slotwise.internal.routing.NodeAddress;
+import dev.slotwise.internal.topology.RefreshableTopologyProvider;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClusterClient;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.data.redis.connection.ClusterTopologyProvider;
+import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.jedis.JedisConnection;
+import org.springframework.data.redis.connection.jedis.JedisExceptionConverter;
+
+/**
+ * Cluster transactions over Jedis: each runs on a connection borrowed from Jedis's pool of the slot's master and
+ * given back at its end (closed instead when its state is in doubt).
+ */
+public final class JedisTransactions {
+
+	private static final JedisExceptionConverter EXCEPTIONS = new JedisExceptionConverter();
+
+	private JedisTransactions() {
+	}
+
+	/**
+	 * Creates the transaction state of one cluster connection.
+	 * @param client the cluster client whose node pools transactions borrow from
+	 * @param topologyProvider the factory's topology provider, which names each slot's master
+	 * @param pipelined whether the connection pipelines
+	 * @param observer sees each transaction end
+	 * @return the transaction state
+	 */
+	public static ClusterTransaction create(RedisClusterClient client, ClusterTopologyProvider topologyProvider,
+			BooleanSupplier pipelined, TransactionObserver observer) {
+		return new SlotTransaction(new Sessions(client, topologyProvider), pipelined, observer);
+	}
+
+	private record Sessions(RedisClusterClient client, ClusterTopologyProvider topologyProvider)
+			implements NodeSessions {
+
+		@Override
+		public Session open(int slot, byte[] key) {
+			RedisClusterNode master = this.topologyProvider.getTopology().getKeyServingMasterNode(key);
+			NodeAddress address = JedisNodePools.address(master, this.client.getClusterNodes().keySet());
+			if (address == null) {
+				throw new DataAccessResourceFailureException("No connection pool for " + master.asString()
+						+ ", the master serving slot " + slot);
+			}
+			ConnectionPool pool = JedisNodePools.forAddress(this.client, address, key);
+			Connection connection;
+			try {
+				connection = pool.getResource();
+			}
+			catch (RuntimeException ex) {
+				DataAccessException translated = EXCEPTIONS.convert(ex);
+				throw (translated != null) ? translated : ex;
+			}
+			// Spring Data Redis's standalone connection over the borrowed socket. It is never closed: without a pool
+			// of its own it would disconnect the socket instead of returning it.
+			return new JedisSession(new JedisConnection(new Jedis(connection)), connection, address.toString());
+		}
+
+		@Override
+		public void invalidateTopology() {
+			if (this.topologyProvider instanceof RefreshableTopologyProvider refreshable) {
+				refreshable.invalidate();
+			}
+		}
+
+	}
+
+	private record JedisSession(RedisConnection connection, Connection nodeConnection, String node)
+			implements NodeSessions.Session {
+
+		@Override
+		public void release(boolean reusable) {
+			if (!reusable) {
+				this.nodeConnection.setBroken();
+			}
+			// Back to its pool; a broken one is destroyed there (its socket closed, which ends MULTI and WATCH).
+			this.nodeConnection.close();
+		}
+
+	}
+
+}
