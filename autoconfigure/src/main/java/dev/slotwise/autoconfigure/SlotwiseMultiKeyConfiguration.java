@@ -13,6 +13,7 @@ import dev.slotwise.internal.keyspace.ScanObserver;
 import dev.slotwise.internal.keyspace.ScanSettings;
 import dev.slotwise.internal.metrics.KeyspaceMeters;
 import dev.slotwise.internal.metrics.MultiKeyMeters;
+import dev.slotwise.internal.metrics.TransactionMeters;
 import dev.slotwise.internal.multikey.MultiKeyExecutor;
 import dev.slotwise.internal.multikey.MultiKeyObserver;
 import dev.slotwise.internal.multikey.MultiKeySettings;
@@ -232,6 +233,13 @@ class SlotwiseMultiKeyConfiguration {
 		@ConditionalOnMissingBean
 		KeyspaceMeters slotwiseKeyspaceMeters() {
 			return new KeyspaceMeters();
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBooleanProperty(name = "slotwise.transactions.enabled", matchIfMissing = true)
+		TransactionMeters slotwiseTransactionMeters() {
+			return new TransactionMeters();
 		}
 
 	}

@@ -357,14 +357,15 @@ final class SlotTransaction implements ClusterTransaction {
 	/**
 	 * Tells an {@code EXEC} aborted because the slot moved while queueing from any other failure: the server answers
 	 * {@code EXECABORT} to both. The redirect is in the failure itself when the client kept the queued replies
-	 * (Jedis adds them as suppressed exceptions); otherwise the transaction's keys are probed on the node, which
-	 * answers {@code MOVED}/{@code ASK}/{@code TRYAGAIN} for a key it no longer serves.
+	 * (Jedis adds them as suppressed exceptions, Lettuce reports the first queued error instead of the
+	 * {@code EXECABORT}); otherwise the transaction's keys are probed on the node, which answers
+	 * {@code MOVED}/{@code ASK}/{@code TRYAGAIN} for a key it no longer serves.
 	 */
 	private @Nullable RuntimeException slotMoved(Session current, RuntimeException failure) {
-		if (!mentions(failure, "EXECABORT")) {
+		String redirect = redirect(failure);
+		if (redirect == null && !mentions(failure, "EXECABORT")) {
 			return null;
 		}
-		String redirect = redirect(failure);
 		for (int i = 0; redirect == null && i < this.keys.size(); i++) {
 			try {
 				current.connection().keyCommands().exists(this.keys.get(i));

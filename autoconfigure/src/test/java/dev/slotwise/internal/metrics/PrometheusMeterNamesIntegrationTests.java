@@ -46,7 +46,8 @@ class PrometheusMeterNamesIntegrationTests {
 			"slotwise_keyspace_cache_clears_seconds_max", "slotwise_keyspace_keys_deleted_total",
 			// Pub/sub across the cluster (slotwise.pubsub): the counter is registered at once; the per-node
 			// subscription gauges and the message counter appear with the first subscription.
-			"slotwise_pubsub_resubscriptions_total");
+			"slotwise_pubsub_resubscriptions_total", "slotwise_transactions_total", "slotwise_transactions_commands_count",
+			"slotwise_transactions_commands_sum", "slotwise_transactions_commands_max");
 
 	/** Sample names of Jedis's per-node pools. */
 	private static final Set<String> JEDIS_POOLS = Set.of("slotwise_pool_connections", "slotwise_pool_connections_max",
