@@ -2,6 +2,7 @@ package dev.slotwise.autoconfigure;
 
 import java.time.Duration;
 
+import dev.slotwise.internal.metrics.TransactionMeters;
 import dev.slotwise.internal.multikey.MultiKeyExecutor;
 import dev.slotwise.internal.multikey.MultiKeySettings;
 import org.junit.jupiter.api.Test;
@@ -83,6 +84,13 @@ class SlotwiseMultiKeyConfigurationTests {
 			assertThat(context).doesNotHaveBean("slotwiseJedisMultiKeyCustomizer");
 			assertThat(context).doesNotHaveBean("slotwiseLettuceMultiKeyCustomizer");
 		});
+	}
+
+	@Test
+	void transactionMetersFollowTheTransactionsSwitch() {
+		this.runner.run((context) -> assertThat(context).hasSingleBean(TransactionMeters.class));
+		this.runner.withPropertyValues("slotwise.transactions.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(TransactionMeters.class));
 	}
 
 	@Test
