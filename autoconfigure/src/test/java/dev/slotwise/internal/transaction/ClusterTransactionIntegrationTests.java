@@ -36,7 +36,12 @@ import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.annotation.EnableTransactionManagement;
+import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.AbstractPlatformTransactionManager;
 import org.springframework.transaction.support.DefaultTransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -232,6 +237,25 @@ class ClusterTransactionIntegrationTests {
 	}
 
 	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void transactionalMethodsCommitAndRollBack(String client, RedisTestCluster cluster) {
+		clusterRunner(client, cluster).withUserConfiguration(TransactionalConfiguration.class).run((context) -> {
+			OrderService orders = context.getBean(OrderService.class);
+			orders.place("50", false);
+			assertThat(exists(cluster, "{order:50}:total")).isTrue();
+			assertThat(exists(cluster, "{order:50}:items")).isTrue();
+			assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> orders.place("51", true));
+			assertThat(exists(cluster, "{order:51}:total")).isFalse();
+			assertThat(exists(cluster, "{order:51}:items")).isFalse();
+		});
+		clusterRunner(client, cluster).withPropertyValues("slotwise.enabled=false")
+			.withUserConfiguration(TransactionalConfiguration.class)
+			.run((context) -> assertThatExceptionOfType(DataAccessException.class)
+				.isThrownBy(() -> context.getBean(OrderService.class).place("52", false))
+				.withMessageContaining(REFUSAL));
+	}
+
+	@ParameterizedTest
 	@ValueSource(strings = { "lettuce" })
 	void theSharedLettuceConnectionNeverCarriesTheTransaction(String client, RedisTestCluster cluster) {
 		clusterRunner(client, cluster).run((context) -> {
@@ -393,6 +417,43 @@ class ClusterTransactionIntegrationTests {
 			.withPropertyValues("slotwise.enabled=false", "spring.data.redis.client-type=" + client,
 					"spring.data.redis.host=" + address[0], "spring.data.redis.port=" + address[1],
 					"spring.data.redis.timeout=2s");
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableTransactionManagement
+	static class TransactionalConfiguration {
+
+		@Bean
+		PlatformTransactionManager transactionManager() {
+			return new NoResourceTransactionManager();
+		}
+
+		@Bean
+		OrderService orderService(RedisConnectionFactory connectionFactory) {
+			StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
+			template.setEnableTransactionSupport(true);
+			return new OrderService(template);
+		}
+
+	}
+
+	static class OrderService {
+
+		private final StringRedisTemplate template;
+
+		OrderService(StringRedisTemplate template) {
+			this.template = template;
+		}
+
+		@Transactional
+		public void place(String id, boolean fail) {
+			this.template.opsForValue().set("{order:" + id + "}:total", "99");
+			this.template.opsForList().rightPush("{order:" + id + "}:items", "book");
+			if (fail) {
+				throw new IllegalStateException("rolled back");
+			}
+		}
+
 	}
 
 	/**
