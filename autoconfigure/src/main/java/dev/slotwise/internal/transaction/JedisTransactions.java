@@ -6,7 +6,6 @@ import dev.slotwise.internal.compat.JedisNodePools;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClusterClient;
 
@@ -47,24 +46,26 @@ public final class JedisTransactions {
 
 		@Override
 		public Session open(int slot, byte[] key) {
-			RedisClusterNode master = this.topologyProvider.getTopology().getKeyServingMasterNode(key);
-			NodeAddress address = JedisNodePools.address(master, this.client.getClusterNodes().keySet());
-			if (address == null) {
-				throw new DataAccessResourceFailureException("No connection pool for " + master.asString()
-						+ ", the master serving slot " + slot);
-			}
-			ConnectionPool pool = JedisNodePools.forAddress(this.client, address, key);
-			Connection connection;
 			try {
-				connection = pool.getResource();
+				RedisClusterNode master = this.topologyProvider.getTopology().getKeyServingMasterNode(key);
+				NodeAddress address = JedisNodePools.address(master, this.client.getClusterNodes().keySet());
+				if (address == null) {
+					throw new DataAccessResourceFailureException("No connection pool for " + master.asString()
+							+ ", the master serving slot " + slot);
+				}
+				Connection connection = JedisNodePools.forAddress(this.client, address, key).getResource();
+				// Spring Data Redis's standalone connection over the borrowed socket. It is never closed: without a
+				// pool of its own it would disconnect the socket instead of returning it.
+				return new JedisSession(new JedisConnection(new Jedis(connection)), connection, address.toString());
+			}
+			catch (DataAccessException ex) {
+				throw ex;
 			}
 			catch (RuntimeException ex) {
+				// The node is down or unknown: translated as Spring Data Redis translates Jedis's failures.
 				DataAccessException translated = EXCEPTIONS.convert(ex);
 				throw (translated != null) ? translated : ex;
 			}
-			// Spring Data Redis's standalone connection over the borrowed socket. It is never closed: without a pool
-			// of its own it would disconnect the socket instead of returning it.
-			return new JedisSession(new JedisConnection(new Jedis(connection)), connection, address.toString());
 		}
 
 		@Override
@@ -84,8 +85,15 @@ public final class JedisTransactions {
 			if (!reusable) {
 				this.nodeConnection.setBroken();
 			}
-			// Back to its pool; a broken one is destroyed there (its socket closed, which ends MULTI and WATCH).
-			this.nodeConnection.close();
+			try {
+				// Back to its pool; a broken one is destroyed there (its socket closed, which ends MULTI and WATCH).
+				this.nodeConnection.close();
+			}
+			catch (RuntimeException ex) {
+				// The pool is closed, or could not open the replacement of a broken connection (its node is down):
+				// the transaction's own failure is what the caller must see, and the socket must close.
+				this.nodeConnection.disconnect();
+			}
 		}
 
 	}
