@@ -73,6 +73,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 
 	private final ListHook<Consumer<SlotwiseLettuceConnectionFactory>> startedListeners = new ListHook<>();
 
+	private final ListHook<Consumer<SlotwiseLettuceConnectionFactory>> stoppingListeners = new ListHook<>();
+
 	private PipeliningFlushPolicy pipeliningFlushPolicy = PipeliningFlushPolicy.flushEachCommand();
 
 	private @Nullable AbstractRedisClient decoratedForClient;
@@ -203,6 +205,17 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	public void addStartedListener(String contributor, Consumer<SlotwiseLettuceConnectionFactory> listener) {
 		Assert.notNull(listener, "'listener' must not be null");
 		this.startedListeners.add(contributor, listener);
+	}
+
+	/**
+	 * Adds a listener called each time the factory stops, before its client shuts down, for example to close
+	 * connections a contributor opened through the client.
+	 * @param contributor the name of who adds it, for messages
+	 * @param listener the listener
+	 */
+	public void addStoppingListener(String contributor, Consumer<SlotwiseLettuceConnectionFactory> listener) {
+		Assert.notNull(listener, "'listener' must not be null");
+		this.stoppingListeners.add(contributor, listener);
 	}
 
 	/**
@@ -359,6 +372,7 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 
 	@Override
 	public void stop() {
+		this.stoppingListeners.forEach((listener) -> listener.accept(this));
 		// Not left to the client's shutdown (which closes it too): forgetting it is what makes a restarted factory
 		// open a new one instead of handing out a closed one.
 		StatefulRedisClusterConnection<byte[], byte[]> connection;

@@ -110,10 +110,13 @@ public final class LettuceMultiKeySupport {
 			PubSubBinding pubSub = (pubSubRuntime != null) ? new PubSubBinding(factory, pubSubRuntime, pubSubObserver)
 					: null;
 			AskingConnection asking = new AskingConnection(factory::getNativeClient);
-			// Dedicated node connections for transactions, through the factory's current client; they end with the
-			// client's resources, and a restarted factory's first transaction closes the previous client's.
+			// Dedicated node connections for transactions, through the factory's current client, closed as the
+			// factory stops.
 			LettuceTransactions clusterTransactions = (transactions != null)
 					? new LettuceTransactions(factory::getNativeClient) : null;
+			if (clusterTransactions != null) {
+				factory.addStoppingListener(CONTRIBUTOR, (stopping) -> clusterTransactions.stop());
+			}
 			factory.claimClusterConnections(CONTRIBUTOR, (shared, provider, topologyProvider, executor, timeout) -> {
 				LongConsumer invalidate = (routedAt) -> {
 					if (topologyProvider instanceof RefreshableTopologyProvider refreshable) {

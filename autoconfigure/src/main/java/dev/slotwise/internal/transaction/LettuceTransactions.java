@@ -166,11 +166,26 @@ public final class LettuceTransactions implements AutoCloseable {
 		return uri.getHost() + ":" + uri.getPort();
 	}
 
+	/**
+	 * Closes the idle connections and the standalone client, as the factory stops; a restarted factory's first
+	 * transaction opens new ones.
+	 */
+	public void stop() {
+		shutdown(false);
+	}
+
+	/**
+	 * Closes the idle connections and the standalone client for good.
+	 */
 	@Override
 	public void close() {
+		shutdown(true);
+	}
+
+	private void shutdown(boolean forGood) {
 		RedisClient client;
 		synchronized (this.lock) {
-			this.closed = true;
+			this.closed |= forGood;
 			closeIdle();
 			client = this.nodeClient;
 			this.nodeClient = null;

@@ -257,7 +257,8 @@ class ClusterTransactionIntegrationTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "lettuce" })
-	void theSharedLettuceConnectionNeverCarriesTheTransaction(String client, RedisTestCluster cluster) {
+	void theSharedLettuceConnectionNeverCarriesTheTransaction(String client, RedisTestCluster cluster)
+			throws InterruptedException {
 		clusterRunner(client, cluster).run((context) -> {
 			StringRedisTemplate template = template(context);
 			template.opsForValue().set("{shared}a", "before");
@@ -283,6 +284,22 @@ class ClusterTransactionIntegrationTests {
 			assertThat(results).containsExactly(true);
 			assertThat(template.opsForValue().get("{shared}a")).isEqualTo("after");
 		});
+		// The transaction's dedicated connection (kept idle for the next one) closes with the factory.
+		RedisNode master = cluster.masterServing("{shared}a");
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		while (applicationClients(cluster, master) > 0 && System.nanoTime() < deadline) {
+			Thread.sleep(50);
+		}
+		assertThat(applicationClients(cluster, master)).isZero();
+	}
+
+	/** Connections of the application: neither the test's admin connection nor the replica's replication link. */
+	private static long applicationClients(RedisTestCluster cluster, RedisNode node) {
+		return cluster.clients(node)
+			.stream()
+			.filter((fields) -> !RedisTestCluster.ADMIN_CLIENT_NAME.equals(fields.get("name")))
+			.filter((fields) -> !fields.getOrDefault("flags", "").contains("S"))
+			.count();
 	}
 
 	@ParameterizedTest
