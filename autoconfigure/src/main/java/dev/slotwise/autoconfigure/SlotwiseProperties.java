@@ -47,6 +47,8 @@ public class SlotwiseProperties implements Validator {
 
 	private final Keyspace keyspace = new Keyspace();
 
+	private final Pipeline pipeline = new Pipeline();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -77,6 +79,10 @@ public class SlotwiseProperties implements Validator {
 
 	public PubSub getPubsub() {
 		return this.pubsub;
+	}
+
+	public Pipeline getPipeline() {
+		return this.pipeline;
 	}
 
 	public Keyspace getKeyspace() {
@@ -638,8 +644,7 @@ public class SlotwiseProperties implements Validator {
 	}
 
 	/**
-	 * Cluster-wide key walks: {@code scan}, {@code keys} and cache clearing on every master in parallel (they need the
-	 * multi-key engine: {@code slotwise.multikey.enabled}).
+	 * Cluster-wide key walks: {@code scan}, {@code keys} and cache clearing on every master in parallel.
 	 */
 	public static class Keyspace {
 
@@ -707,6 +712,27 @@ public class SlotwiseProperties implements Validator {
 
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
+		}
+
+	}
+
+	/**
+	 * Pipelines on a cluster over Jedis ({@code executePipelined}), which Spring Data Redis refuses.
+	 */
+	public static class Pipeline {
+
+		/**
+		 * Whether executePipelined works on a Jedis cluster, each command sent to its slot's master in one pipelined
+		 * batch per node; when false Spring Data Redis's refusal stays. Lettuce pipelines on a cluster either way.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}
