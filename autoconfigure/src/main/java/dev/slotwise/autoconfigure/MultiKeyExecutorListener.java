@@ -1,6 +1,6 @@
 package dev.slotwise.autoconfigure;
 
-import dev.slotwise.internal.multikey.MultiKeyExecutor;
+import dev.slotwise.internal.multikey.jedis.MultiKeyExecutor;
 
 /**
  * Told when the (lazily created) multi-key executor exists. A type of its own, free of Micrometer, so that the

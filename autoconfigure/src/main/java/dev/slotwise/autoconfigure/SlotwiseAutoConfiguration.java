@@ -26,7 +26,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @Conditional(OnSupportedLibrariesCondition.class)
 @EnableConfigurationProperties(SlotwiseProperties.class)
 @Import({ SlotwisePoolConfiguration.class, SlotwiseJedisConfiguration.class, SlotwiseLettuceConfiguration.class,
-		SlotwiseTopologyConfiguration.class, SlotwiseMultiKeyConfiguration.class, SlotwisePubSubConfiguration.class })
+		SlotwiseTopologyConfiguration.class, SlotwiseClusterConnectionConfiguration.class,
+		SlotwiseMultiKeyConfiguration.class, SlotwisePipelineConfiguration.class, SlotwiseKeyspaceConfiguration.class,
+		SlotwisePubSubConfiguration.class, SlotwiseTransactionConfiguration.class })
 public final class SlotwiseAutoConfiguration {
 
 }

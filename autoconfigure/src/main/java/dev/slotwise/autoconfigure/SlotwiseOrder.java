@@ -10,7 +10,7 @@ import org.springframework.core.Ordered;
  * application, running after it, wins.</li>
  * <li>Slotwise's connection-factory customizers: the topology comes first, then the pools (the re-applied pool
  * configuration and the pre-warm, which must run before anything reads the warmed pools), then the meters, then the
- * multi-key engine, which uses the topology and the pools. Hooks that only one contributor may fill fail loudly
+ * composition of the cluster connections, whose features use the topology and the pools. Hooks that only one contributor may fill fail loudly
  * whatever the order; the order matters for the listeners called when a factory starts.</li>
  * </ul>
  */
@@ -28,8 +28,27 @@ final class SlotwiseOrder {
 	/** The pool meters, bound once the pools are warm. */
 	static final int POOL_METRICS = 10;
 
-	/** The multi-key engine's cluster connections. */
-	static final int MULTIKEY = 100;
+	/** The composition of Slotwise's cluster connections from the features left on. */
+	static final int CLUSTER_CONNECTIONS = 100;
+
+	/**
+	 * The features of Slotwise's cluster connections, in the order their command layers wrap Spring Data Redis's
+	 * commands (the first outermost): the key walks answer a cache clear's delete of keys their scan removed before
+	 * the multi-key engine sees it.
+	 */
+	static final int KEYSPACE_FEATURE = 0;
+
+	/** The multi-key engine's feature: see {@link #KEYSPACE_FEATURE}. */
+	static final int MULTIKEY_FEATURE = 10;
+
+	/** The pipelining feature: see {@link #KEYSPACE_FEATURE}. */
+	static final int PIPELINE_FEATURE = 20;
+
+	/** The pub/sub feature: see {@link #KEYSPACE_FEATURE}. */
+	static final int PUBSUB_FEATURE = 30;
+
+	/** The transactions feature: see {@link #KEYSPACE_FEATURE}. */
+	static final int TRANSACTION_FEATURE = 40;
 
 	private SlotwiseOrder() {
 	}

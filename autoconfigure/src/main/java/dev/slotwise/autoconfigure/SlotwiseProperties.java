@@ -49,6 +49,8 @@ public class SlotwiseProperties implements Validator {
 
 	private final Transactions transactions = new Transactions();
 
+	private final Pipeline pipeline = new Pipeline();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -79,6 +81,10 @@ public class SlotwiseProperties implements Validator {
 
 	public PubSub getPubsub() {
 		return this.pubsub;
+	}
+
+	public Pipeline getPipeline() {
+		return this.pipeline;
 	}
 
 	public Keyspace getKeyspace() {
@@ -644,8 +650,7 @@ public class SlotwiseProperties implements Validator {
 	}
 
 	/**
-	 * Cluster-wide key walks: {@code scan}, {@code keys} and cache clearing on every master in parallel (they need the
-	 * multi-key engine: {@code slotwise.multikey.enabled}).
+	 * Cluster-wide key walks: {@code scan}, {@code keys} and cache clearing on every master in parallel.
 	 */
 	public static class Keyspace {
 
@@ -718,14 +723,36 @@ public class SlotwiseProperties implements Validator {
 	}
 
 	/**
-	 * Transactions on a cluster: {@code MULTI}/{@code EXEC}/{@code WATCH} for keys of one hash slot, run on the master
-	 * serving the slot (they need the multi-key engine's connections: {@code slotwise.multikey.enabled}).
+	 * Pipelines on a cluster over Jedis ({@code executePipelined}), which Spring Data Redis refuses.
+	 */
+	public static class Pipeline {
+
+		/**
+		 * Whether executePipelined works on a Jedis cluster, each command sent to its slot's master in one pipelined
+		 * batch per node; when false Spring Data Redis's refusal stays. Lettuce pipelines on a cluster either way.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * Transactions on a cluster: {@code MULTI}/{@code EXEC}/{@code WATCH} for keys of one hash slot, run on a
+	 * connection of their own to the master serving the slot.
 	 */
 	public static class Transactions {
 
 		/**
 		 * Whether transactions (SessionCallback, @Transactional) run on a cluster for keys of one hash slot, and
-		 * scripts whose keys span slots are refused before they are sent.
+		 * scripts whose keys span slots are refused before they are sent; when false Spring Data Redis's refusal
+		 * stays.
 		 */
 		private boolean enabled = true;
 

@@ -1,18 +1,28 @@
 package dev.slotwise.autoconfigure;
 
+import dev.slotwise.internal.cluster.JedisClusterFeature;
+import dev.slotwise.internal.cluster.LettuceClusterFeature;
+import dev.slotwise.internal.cluster.PubSubFeature;
 import dev.slotwise.internal.metrics.PubSubMeters;
+import dev.slotwise.internal.pubsub.PubSubObserver;
 import dev.slotwise.internal.pubsub.PubSubRuntime;
+import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.MeterRegistry;
+import redis.clients.jedis.Jedis;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * The threads of pub/sub across the cluster, which Slotwise's cluster connections use to subscribe keyspace and
- * keyevent notifications on every master, and their meters. {@code slotwise.pubsub.enabled=false} leaves Spring Data
+ * Pub/sub across the cluster, a feature of Slotwise's cluster connections: keyspace and keyevent notifications
+ * subscribed on every master, its threads and its meters. {@code slotwise.pubsub.enabled=false} leaves Spring Data
  * Redis's subscriptions (on one node) in place.
  */
 @Configuration(proxyBeanMethods = false)
@@ -24,6 +34,33 @@ class SlotwisePubSubConfiguration {
 	PubSubRuntime slotwisePubSubRuntime(SlotwiseProperties properties) {
 		SlotwiseProperties.PubSub pubSub = properties.getPubsub();
 		return PubSubRuntime.create(pubSub.getCheckInterval(), pubSub.getTimeout(), pubSub.getThreadNamePrefix());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ Jedis.class, JedisConnectionFactory.class })
+	static class JedisPubSubConfiguration {
+
+		@Bean
+		@Order(SlotwiseOrder.PUBSUB_FEATURE)
+		JedisClusterFeature slotwiseJedisPubSubFeature(PubSubRuntime runtime,
+				ObjectProvider<PubSubObserver.Source> observers) {
+			return PubSubFeature.jedis(runtime, () -> FeatureObservers.pubSub(observers, SlotwiseJedisConfiguration.CLIENT));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ RedisClient.class, LettuceConnectionFactory.class })
+	static class LettucePubSubConfiguration {
+
+		@Bean
+		@Order(SlotwiseOrder.PUBSUB_FEATURE)
+		LettuceClusterFeature slotwiseLettucePubSubFeature(PubSubRuntime runtime,
+				ObjectProvider<PubSubObserver.Source> observers) {
+			return PubSubFeature.lettuce(runtime,
+					() -> FeatureObservers.pubSub(observers, SlotwiseLettuceConfiguration.CLIENT));
+		}
+
 	}
 
 	/**

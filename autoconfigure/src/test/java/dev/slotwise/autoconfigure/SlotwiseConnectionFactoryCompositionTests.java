@@ -30,7 +30,7 @@ class SlotwiseConnectionFactoryCompositionTests {
 				.rootCause()
 				.isInstanceOf(IllegalStateException.class)
 				.hasMessageContaining("'user-connections' cannot provide the cluster connections")
-				.hasMessageContaining("'slotwise-multikey' already provides it"));
+				.hasMessageContaining("'slotwise-cluster-connections' already provides it"));
 	}
 
 	@Test

@@ -1,9 +1,11 @@
 package dev.slotwise.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 import dev.slotwise.internal.metrics.TransactionMeters;
-import dev.slotwise.internal.multikey.MultiKeyExecutor;
+import dev.slotwise.internal.multikey.jedis.MultiKeyExecutor;
 import dev.slotwise.internal.multikey.MultiKeySettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,8 +33,34 @@ class SlotwiseMultiKeyConfigurationTests {
 		this.runner.run((context) -> {
 			assertThat(context).hasSingleBean(MultiKeySettings.class);
 			assertThat(context).hasSingleBean(MultiKeyExecutor.class);
-			assertThat(context).hasBean("slotwiseJedisMultiKeyCustomizer");
-			assertThat(context).hasBean("slotwiseLettuceMultiKeyCustomizer");
+			assertThat(context).hasBean("slotwiseJedisMultiKeyFeature");
+			assertThat(context).hasBean("slotwiseLettuceMultiKeyFeature");
+			assertThat(context).hasBean("slotwiseJedisClusterConnections");
+			assertThat(context).hasBean("slotwiseLettuceClusterConnections");
+		});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "multikey", "pipeline", "keyspace", "pubsub" })
+	void eachFeatureSwitchRemovesOnlyItsOwnFeature(String feature) {
+		Map<String, List<String>> features = Map.of("multikey",
+				List.of("slotwiseJedisMultiKeyFeature", "slotwiseLettuceMultiKeyFeature"), "pipeline",
+				List.of("slotwiseJedisPipelineFeature"), "keyspace",
+				List.of("slotwiseJedisKeyspaceFeature", "slotwiseLettuceKeyspaceFeature"), "pubsub",
+				List.of("slotwiseJedisPubSubFeature", "slotwiseLettucePubSubFeature"));
+		this.runner.withPropertyValues("slotwise." + feature + ".enabled=false").run((context) -> {
+			features.forEach((name, beans) -> beans.forEach((bean) -> {
+				if (name.equals(feature)) {
+					assertThat(context).doesNotHaveBean(bean);
+				}
+				else {
+					assertThat(context).hasBean(bean);
+				}
+			}));
+			// What the features share stays for the others.
+			assertThat(context).hasSingleBean(MultiKeySettings.class);
+			assertThat(context).hasBean("slotwiseJedisClusterConnections");
+			assertThat(context).hasBean("slotwiseLettuceClusterConnections");
 		});
 	}
 
@@ -79,10 +107,9 @@ class SlotwiseMultiKeyConfigurationTests {
 	@Test
 	void backsOffWhenMultiKeyIsDisabled() {
 		this.runner.withPropertyValues("slotwise.multikey.enabled=false").run((context) -> {
-			assertThat(context).doesNotHaveBean(MultiKeySettings.class);
-			assertThat(context).doesNotHaveBean(MultiKeyExecutor.class);
-			assertThat(context).doesNotHaveBean("slotwiseJedisMultiKeyCustomizer");
-			assertThat(context).doesNotHaveBean("slotwiseLettuceMultiKeyCustomizer");
+			assertThat(context).doesNotHaveBean("slotwiseJedisMultiKeyFeature");
+			assertThat(context).doesNotHaveBean("slotwiseLettuceMultiKeyFeature");
+			assertThat(context).doesNotHaveBean("slotwiseMultiKeyMeters");
 		});
 	}
 
@@ -105,7 +132,7 @@ class SlotwiseMultiKeyConfigurationTests {
 	void withoutJedisThereIsNoExecutorButLettuceIsCustomized() {
 		this.runner.withClassLoader(new FilteredClassLoader(Jedis.class)).run((context) -> {
 			assertThat(context).doesNotHaveBean(MultiKeyExecutor.class);
-			assertThat(context).hasBean("slotwiseLettuceMultiKeyCustomizer");
+			assertThat(context).hasBean("slotwiseLettuceMultiKeyFeature");
 		});
 	}
 

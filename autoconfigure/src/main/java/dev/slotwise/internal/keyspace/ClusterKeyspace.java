@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.slotwise.internal.multikey.ReactiveKeyspaceCommands;
 import dev.slotwise.internal.routing.NodeAddress;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

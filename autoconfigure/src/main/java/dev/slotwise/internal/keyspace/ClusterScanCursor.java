@@ -3,7 +3,6 @@ package dev.slotwise.internal.keyspace;
 import java.util.List;
 import java.util.NoSuchElementException;
 
-import dev.slotwise.internal.multikey.RemovingScan;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.InvalidDataAccessApiUsageException;

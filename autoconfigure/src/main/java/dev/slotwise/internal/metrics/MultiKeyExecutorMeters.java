@@ -1,6 +1,6 @@
 package dev.slotwise.internal.metrics;
 
-import dev.slotwise.internal.multikey.MultiKeyExecutor;
+import dev.slotwise.internal.multikey.jedis.MultiKeyExecutor;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

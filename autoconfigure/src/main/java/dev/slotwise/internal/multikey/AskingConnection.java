@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * client: Lettuce closes every connection of a client when the factory shuts the client down. A new client (the
  * factory restarted) gets a new connection.
  */
-final class AskingConnection {
+public final class AskingConnection {
 
 	private final Supplier<@Nullable AbstractRedisClient> client;
 
@@ -41,7 +41,7 @@ final class AskingConnection {
 	 * Creates an instance that connects through whatever client the supplier returns at that moment.
 	 * @param client the factory's current native client
 	 */
-	AskingConnection(Supplier<@Nullable AbstractRedisClient> client) {
+	public AskingConnection(Supplier<@Nullable AbstractRedisClient> client) {
 		this.client = client;
 	}
 

@@ -13,13 +13,13 @@ import org.jspecify.annotations.Nullable;
  * @param <K> what the engine runs over, compared with {@link Object#equals(Object)}
  * @param <E> the engine
  */
-final class EngineHolder<K, E> {
+public final class EngineHolder<K, E> {
 
 	private final Function<K, E> builder;
 
 	private volatile @Nullable Held<K, E> held;
 
-	EngineHolder(Function<K, E> builder) {
+	public EngineHolder(Function<K, E> builder) {
 		this.builder = builder;
 	}
 
@@ -28,7 +28,7 @@ final class EngineHolder<K, E> {
 	 * @param over what the engine runs over now
 	 * @return the engine
 	 */
-	E get(K over) {
+	public E get(K over) {
 		Held<K, E> current = this.held;
 		if (current == null || !Objects.equals(current.over, over)) {
 			current = new Held<>(over, this.builder.apply(over));

@@ -39,7 +39,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceExceptionConvert
  * one future per node batch. Slot owners come from Lettuce's own partitions, a slot-indexed array kept current by
  * Lettuce's topology refresh.
  */
-final class LettuceNodeTransport implements NodeTransport {
+public final class LettuceNodeTransport implements NodeTransport {
 
 	/** Spring Data Redis's translation of Lettuce's exceptions, which the call's failures follow. */
 	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
@@ -55,7 +55,7 @@ final class LettuceNodeTransport implements NodeTransport {
 
 	private final LettuceCommandTracing tracing;
 
-	LettuceNodeTransport(StatefulRedisClusterConnection<byte[], byte[]> connection, AskingConnection asking,
+	public LettuceNodeTransport(StatefulRedisClusterConnection<byte[], byte[]> connection, AskingConnection asking,
 			LongConsumer invalidateTopology) {
 		this.connection = connection;
 		this.asking = asking;

@@ -20,7 +20,7 @@ import reactor.core.publisher.Mono;
  * the call and completes from Lettuce's I/O callbacks (or the engine's deadline timer); no thread waits. Cancelling
  * the subscription cancels the call's node batches.
  */
-final class LettuceReactiveMultiKey implements ReactiveMultiKeyRouter {
+public final class LettuceReactiveMultiKey implements ReactiveMultiKeyRouter {
 
 	private final Supplier<StatefulRedisClusterConnection<byte[], byte[]>> connection;
 
@@ -31,7 +31,7 @@ final class LettuceReactiveMultiKey implements ReactiveMultiKeyRouter {
 	 * the imperative path uses), or one of the factory's own when connection sharing is off
 	 * @param engines creates an engine over a connection
 	 */
-	LettuceReactiveMultiKey(Supplier<StatefulRedisClusterConnection<byte[], byte[]>> connection,
+	public LettuceReactiveMultiKey(Supplier<StatefulRedisClusterConnection<byte[], byte[]>> connection,
 			Function<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engines) {
 		this.connection = connection;
 		this.engine = new EngineHolder<>(engines);

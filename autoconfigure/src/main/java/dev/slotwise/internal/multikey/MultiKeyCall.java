@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
+import dev.slotwise.internal.observed.Observed;
 import dev.slotwise.internal.multikey.Failures.Kind;
 import dev.slotwise.internal.multikey.NodeTransport.ErrorReply;
 import dev.slotwise.internal.multikey.NodeTransport.Request;

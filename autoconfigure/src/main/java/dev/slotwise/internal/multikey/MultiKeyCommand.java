@@ -44,8 +44,9 @@ public enum MultiKeyCommand {
 
 	/**
 	 * Returns what the server answers to the command.
+	 * @return the kind of reply
 	 */
-	Reply reply() {
+	public Reply reply() {
 		return this.reply;
 	}
 
@@ -60,7 +61,7 @@ public enum MultiKeyCommand {
 	 * What a command's successful reply is, which tells a transport how to decode it and the engine how to gather
 	 * it.
 	 */
-	enum Reply {
+	public enum Reply {
 
 		/** An array of bulk strings, one per key, nil for a missing key. */
 		VALUES,

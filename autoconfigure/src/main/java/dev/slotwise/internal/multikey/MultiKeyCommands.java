@@ -5,7 +5,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +18,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisKeyCommands;
 import org.springframework.data.redis.connection.RedisStringCommands;
-import org.springframework.data.redis.core.ScanOptions;
 
 /**
  * Puts the engine in front of Spring Data Redis's string and key commands of one connection: cross-slot
@@ -31,83 +29,28 @@ import org.springframework.data.redis.core.ScanOptions;
  * A dynamic proxy rather than a hand-written delegate: both interfaces have dozens of methods and gain more in
  * every Spring Data Redis release, which a proxy forwards without drift.
  */
-final class MultiKeyCommands {
+public final class MultiKeyCommands {
 
-	/**
-	 * The intercepted methods of Spring Data Redis's interfaces, resolved once by signature. Should a Spring Data
-	 * Redis release rename or re-type one, {@link #requireInterceptedMethods()} fails when Slotwise is configured,
-	 * naming the method, instead of interception silently switching off.
-	 */
-	private static final Map<Method, Intercepted> INTERCEPTED = new HashMap<>();
-
-	private static final List<String> UNRESOLVED = new ArrayList<>();
-
-	/** {@code Cursor<byte[]> RedisKeyCommands.scan(ScanOptions)}, routed to the keyspace walks when they are on. */
-	private static final Method SCAN = keyCommand("scan", ScanOptions.class);
-
-	/** {@code Set<byte[]> RedisKeyCommands.keys(byte[])}, routed to the keyspace walks when they are on. */
-	private static final Method KEYS = keyCommand("keys", byte[].class);
-
-	static {
-		for (Intercepted intercepted : Intercepted.values()) {
-			try {
-				Method method = intercepted.owner.getMethod(intercepted.name, intercepted.parameter);
-				if (method.getReturnType() != intercepted.returns) {
-					UNRESOLVED.add(intercepted.signature() + " returns " + method.getReturnType().getName());
-				}
-				else {
-					INTERCEPTED.put(method, intercepted);
-				}
-			}
-			catch (NoSuchMethodException ex) {
-				UNRESOLVED.add(intercepted.signature() + " does not exist");
-			}
-		}
-	}
-
-	private static Method keyCommand(String name, Class<?> parameter) {
-		try {
-			return RedisKeyCommands.class.getMethod(name, parameter);
-		}
-		catch (NoSuchMethodException ex) {
-			throw new IllegalStateException("Spring Data Redis has no RedisKeyCommands." + name + "("
-					+ parameter.getSimpleName() + ")", ex);
-		}
-	}
+	/** The intercepted methods, resolved once; immutable. */
+	private static final Resolution RESOLVED = Resolution.resolve();
 
 	private final Supplier<MultiKeyEngine> engine;
 
 	private final BooleanSupplier bypass;
 
-	private final @Nullable Supplier<KeyspaceCommands> keyspace;
-
 	private @Nullable RedisStringCommands strings;
-
-	/** The last cache-clear scan of this connection that removes its keys itself, for the clear's {@code DEL}. */
-	private @Nullable RemovingScan removingScan;
 
 	private @Nullable RedisKeyCommands keys;
 
 	/**
+	 * Creates the engine's layer of one connection.
 	 * @param engine supplies the engine when a cross-slot call needs it
 	 * @param bypass whether the connection is pipelining or queueing, when Spring Data Redis must keep the call
 	 */
-	MultiKeyCommands(Supplier<MultiKeyEngine> engine, BooleanSupplier bypass) {
-		this(engine, bypass, null);
-	}
-
-	/**
-	 * @param engine supplies the engine when a cross-slot call needs it
-	 * @param bypass whether the connection is pipelining or queueing, when Spring Data Redis must keep the call
-	 * @param keyspace supplies the cluster-wide {@code scan(ScanOptions)} and {@code keys(byte[])}, or {@code null} to
-	 * leave them to Spring Data Redis
-	 */
-	MultiKeyCommands(Supplier<MultiKeyEngine> engine, BooleanSupplier bypass,
-			@Nullable Supplier<KeyspaceCommands> keyspace) {
+	public MultiKeyCommands(Supplier<MultiKeyEngine> engine, BooleanSupplier bypass) {
 		requireInterceptedMethods();
 		this.engine = engine;
 		this.bypass = bypass;
-		this.keyspace = keyspace;
 	}
 
 	/**
@@ -115,20 +58,20 @@ final class MultiKeyCommands {
 	 * @return the intercepted methods
 	 * @throws IllegalStateException naming each method that is missing or has another return type
 	 */
-	static Set<Method> requireInterceptedMethods() {
-		if (!UNRESOLVED.isEmpty()) {
+	public static Set<Method> requireInterceptedMethods() {
+		if (!RESOLVED.unresolved().isEmpty()) {
 			throw new IllegalStateException("Slotwise cannot route multi-key commands with this Spring Data Redis "
-					+ "version: " + String.join("; ", UNRESOLVED) + ". Set slotwise.multikey.enabled=false or use a "
+					+ "version: " + String.join("; ", RESOLVED.unresolved()) + ". Set slotwise.multikey.enabled=false or use a "
 					+ "Spring Data Redis version Slotwise supports.");
 		}
-		return Collections.unmodifiableSet(INTERCEPTED.keySet());
+		return RESOLVED.intercepted().keySet();
 	}
 
 	/**
 	 * Returns the connection's string commands with the engine in front, creating them once per connection.
 	 * @param delegate supplies Spring Data Redis's own string commands of the connection
 	 */
-	RedisStringCommands strings(Supplier<RedisStringCommands> delegate) {
+	public RedisStringCommands strings(Supplier<RedisStringCommands> delegate) {
 		RedisStringCommands commands = this.strings;
 		if (commands == null) {
 			commands = proxy(RedisStringCommands.class, delegate.get());
@@ -141,7 +84,7 @@ final class MultiKeyCommands {
 	 * Returns the connection's key commands with the engine in front, creating them once per connection.
 	 * @param delegate supplies Spring Data Redis's own key commands of the connection
 	 */
-	RedisKeyCommands keys(Supplier<RedisKeyCommands> delegate) {
+	public RedisKeyCommands keys(Supplier<RedisKeyCommands> delegate) {
 		RedisKeyCommands commands = this.keys;
 		if (commands == null) {
 			commands = proxy(RedisKeyCommands.class, delegate.get());
@@ -164,32 +107,15 @@ final class MultiKeyCommands {
 				default -> "Slotwise multi-key " + delegate;
 			};
 		}
-		Intercepted intercepted = INTERCEPTED.get(method);
-		if (this.keyspace != null && intercepted == null && !this.bypass.getAsBoolean()) {
-			// The cluster-wide key walks (dev.slotwise.internal.keyspace): scan(ScanOptions) and keys(byte[]).
-			if (method.equals(SCAN)) {
-				if (args[0] == null) {
-					throw new IllegalArgumentException("'options' must not be null");
-				}
-				Object cursor = this.keyspace.get().scan((ScanOptions) args[0]);
-				this.removingScan = (cursor instanceof RemovingScan removing) ? removing : null;
-				return cursor;
-			}
-			if (method.equals(KEYS)) {
-				if (args[0] == null) {
-					throw new IllegalArgumentException("'pattern' must not be null");
-				}
-				return this.keyspace.get().keys((byte[]) args[0]);
-			}
-		}
+		Intercepted intercepted = RESOLVED.intercepted().get(method);
 		if (intercepted == null || this.bypass.getAsBoolean()) {
 			return forward(delegate, method, args);
 		}
 		return switch (intercepted) {
 			case MGET -> mGet(delegate, method, (byte[][]) args[0]);
 			case MSET -> mSet(delegate, method, args);
-			case DEL -> removeRest(MultiKeyCommand.DEL, delegate, method, (byte[][]) args[0]);
-			case UNLINK -> removeRest(MultiKeyCommand.UNLINK, delegate, method, (byte[][]) args[0]);
+			case DEL -> count(MultiKeyCommand.DEL, delegate, method, (byte[][]) args[0]);
+			case UNLINK -> count(MultiKeyCommand.UNLINK, delegate, method, (byte[][]) args[0]);
 			case EXISTS -> count(MultiKeyCommand.EXISTS, delegate, method, (byte[][]) args[0]);
 		};
 	}
@@ -207,25 +133,6 @@ final class MultiKeyCommands {
 			}
 		}
 		return new ArrayList<>(this.engine.get().mGet(keys));
-	}
-
-	/**
-	 * A delete: of the keys a cache clear's scan removed itself (Spring Data Redis's SCAN strategy deletes exactly the
-	 * keys the scan returned, on the same connection), only those it did not.
-	 */
-	private @Nullable Object removeRest(MultiKeyCommand command, Object delegate, Method method,
-			byte @Nullable [][] keys) throws Throwable {
-		RemovingScan removing = this.removingScan;
-		if (removing == null || keys == null) {
-			return count(command, delegate, method, keys);
-		}
-		byte[][] rest = removing.claimRemoved(keys);
-		if (rest == keys) {
-			return count(command, delegate, method, keys);
-		}
-		long removed = keys.length - rest.length;
-		Object more = (rest.length == 0) ? 0L : count(command, delegate, method, rest);
-		return (more instanceof Long count) ? removed + count : more;
 	}
 
 	private @Nullable Object count(MultiKeyCommand command, Object delegate, Method method, byte @Nullable [][] keys)
@@ -328,6 +235,35 @@ final class MultiKeyCommands {
 		}
 	}
 
+
+	/**
+	 * The intercepted methods of Spring Data Redis's interfaces, resolved once by signature. Should a Spring Data
+	 * Redis release rename or re-type one, {@link #requireInterceptedMethods()} fails when Slotwise is configured,
+	 * naming the method, instead of interception silently switching off.
+	 */
+	private record Resolution(Map<Method, Intercepted> intercepted, List<String> unresolved) {
+
+		static Resolution resolve() {
+			Map<Method, Intercepted> intercepted = new HashMap<>();
+			List<String> unresolved = new ArrayList<>();
+			for (Intercepted candidate : Intercepted.values()) {
+				try {
+					Method method = candidate.owner.getMethod(candidate.name, candidate.parameter);
+					if (method.getReturnType() != candidate.returns) {
+						unresolved.add(candidate.signature() + " returns " + method.getReturnType().getName());
+					}
+					else {
+						intercepted.put(method, candidate);
+					}
+				}
+				catch (NoSuchMethodException ex) {
+					unresolved.add(candidate.signature() + " does not exist");
+				}
+			}
+			return new Resolution(Map.copyOf(intercepted), List.copyOf(unresolved));
+		}
+
+	}
 
 	/**
 	 * The Spring Data Redis methods the engine serves, by signature.

@@ -3,6 +3,7 @@ package dev.slotwise.internal.multikey;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import dev.slotwise.internal.observed.Observed;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * for the affected commands only — and reports each call to the {@link MultiKeyObserver}. Client specifics live
  * behind {@link NodeTransport}.
  */
-final class MultiKeyEngine {
+public final class MultiKeyEngine {
 
 	private final NodeTransport transport;
 
@@ -23,7 +24,7 @@ final class MultiKeyEngine {
 		this(transport, settings, MultiKeyObserver.NONE);
 	}
 
-	MultiKeyEngine(NodeTransport transport, MultiKeySettings settings, MultiKeyObserver observer) {
+	public MultiKeyEngine(NodeTransport transport, MultiKeySettings settings, MultiKeyObserver observer) {
 		this.transport = transport;
 		this.settings = settings;
 		this.observer = observer;

@@ -13,7 +13,7 @@ import org.springframework.dao.DataAccessException;
  * What the engine needs from a client library: the current slot owners, and a way to write a batch of commands to
  * one node in one flush and collect the replies.
  */
-interface NodeTransport {
+public interface NodeTransport {
 
 	/**
 	 * Returns a snapshot of the slot owners for one round of a call.
@@ -154,7 +154,7 @@ interface NodeTransport {
 		 * @param args the arguments
 		 * @param asking whether {@code ASKING} must precede it
 		 */
-		Request(MultiKeyCommand command, byte[][] args, boolean asking) {
+		public Request(MultiKeyCommand command, byte[][] args, boolean asking) {
 			this(command, args, asking, asking);
 		}
 
@@ -165,7 +165,7 @@ interface NodeTransport {
 		 * @param requests a batch for one node
 		 * @return whether a replica of the slot's master may serve the batch
 		 */
-		static boolean replicaMayServe(List<Request> requests) {
+		public static boolean replicaMayServe(List<Request> requests) {
 			for (Request request : requests) {
 				if (request.redirected()
 						|| (request.command() != MultiKeyCommand.MGET && request.command() != MultiKeyCommand.EXISTS)) {

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 import dev.slotwise.internal.multikey.MultiKeyCommand;
 import dev.slotwise.internal.multikey.MultiKeyObserver;
-import dev.slotwise.internal.multikey.Observed;
+import dev.slotwise.internal.observed.Observed;
 import io.micrometer.observation.ObservationRegistry;
 
 /**

@@ -2,7 +2,7 @@ package dev.slotwise.internal.observation;
 
 import java.util.concurrent.CancellationException;
 
-import dev.slotwise.internal.multikey.Observed;
+import dev.slotwise.internal.observed.Observed;
 import dev.slotwise.internal.routing.NodeAddress;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;

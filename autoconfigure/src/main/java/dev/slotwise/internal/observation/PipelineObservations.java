@@ -1,6 +1,6 @@
 package dev.slotwise.internal.observation;
 
-import dev.slotwise.internal.multikey.Observed;
+import dev.slotwise.internal.observed.Observed;
 import dev.slotwise.internal.pipeline.PipelineObserver;
 import io.micrometer.observation.ObservationRegistry;
 

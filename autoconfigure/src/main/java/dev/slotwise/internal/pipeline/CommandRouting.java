@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import dev.slotwise.internal.routing.SlotHash;
 import org.jspecify.annotations.Nullable;
@@ -42,8 +41,6 @@ public final class CommandRouting {
 
 	/** The multi-key engine's commands: cross-slot calls of these run on it, one result in their position. */
 	private static final Set<String> ENGINE = Set.of("mGet", "del", "unlink", "exists", "mSet");
-
-	private static final Map<Method, Class<?>[]> PARAMETER_TYPES = new ConcurrentHashMap<>();
 
 	private CommandRouting() {
 	}
@@ -159,9 +156,12 @@ public final class CommandRouting {
 		return keys;
 	}
 
-	/** {@link Method#getParameterTypes()} copies the array on every call; the pipeline asks for each command. */
+	/**
+	 * {@link Method#getParameterTypes()} copies a small array on every call, next to a reflective invocation per
+	 * queued command: no cache (a static one would be state shared by every application in the JVM).
+	 */
 	private static Class<?>[] parameterTypes(Method method) {
-		return PARAMETER_TYPES.computeIfAbsent(method, Method::getParameterTypes);
+		return method.getParameterTypes();
 	}
 
 	private static byte[] key(Class<?> group, Method method, @Nullable Object key) {

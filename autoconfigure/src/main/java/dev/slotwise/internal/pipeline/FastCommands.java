@@ -28,32 +28,36 @@ import org.springframework.data.redis.connection.convert.Converters;
  */
 final class FastCommands {
 
-	private static final Map<Method, Fast> FAST = new HashMap<>();
+	/** The calls with a fast path, resolved once by signature; immutable. */
+	private static final Map<Method, Fast> FAST = resolve();
 
-	static {
-		add(RedisStringCommands.class, "get", (p, a) -> p.get(b(a[0])), null, byte[].class);
-		add(RedisStringCommands.class, "set", (p, a) -> p.set(b(a[0]), b(a[1])),
+	private static Map<Method, Fast> resolve() {
+		Map<Method, Fast> fast = new HashMap<>();
+		add(fast, RedisStringCommands.class, "get", (p, a) -> p.get(b(a[0])), null, byte[].class);
+		add(fast, RedisStringCommands.class, "set", (p, a) -> p.set(b(a[0]), b(a[1])),
 				(reply) -> Converters.stringToBoolean((String) reply), byte[].class, byte[].class);
-		add(RedisStringCommands.class, "incr", (p, a) -> p.incr(b(a[0])), null, byte[].class);
-		add(RedisStringCommands.class, "incrBy", (p, a) -> p.incrBy(b(a[0]), (Long) a[1]), null, byte[].class,
+		add(fast, RedisStringCommands.class, "incr", (p, a) -> p.incr(b(a[0])), null, byte[].class);
+		add(fast, RedisStringCommands.class, "incrBy", (p, a) -> p.incrBy(b(a[0]), (Long) a[1]), null, byte[].class,
 				long.class);
-		add(RedisStringCommands.class, "decr", (p, a) -> p.decr(b(a[0])), null, byte[].class);
-		add(RedisHashCommands.class, "hSet", (p, a) -> p.hset(b(a[0]), b(a[1]), b(a[2])),
+		add(fast, RedisStringCommands.class, "decr", (p, a) -> p.decr(b(a[0])), null, byte[].class);
+		add(fast, RedisHashCommands.class, "hSet", (p, a) -> p.hset(b(a[0]), b(a[1]), b(a[2])),
 				(reply) -> Converters.toBoolean((Long) reply), byte[].class, byte[].class, byte[].class);
-		add(RedisHashCommands.class, "hGet", (p, a) -> p.hget(b(a[0]), b(a[1])), null, byte[].class, byte[].class);
-		add(RedisSetCommands.class, "sAdd", (p, a) -> p.sadd(b(a[0]), (byte[][]) a[1]), null, byte[].class,
+		add(fast, RedisHashCommands.class, "hGet", (p, a) -> p.hget(b(a[0]), b(a[1])), null, byte[].class, byte[].class);
+		add(fast, RedisSetCommands.class, "sAdd", (p, a) -> p.sadd(b(a[0]), (byte[][]) a[1]), null, byte[].class,
 				byte[][].class);
-		add(RedisKeyCommands.class, "expire", (p, a) -> p.expire(b(a[0]), (Long) a[1]),
+		add(fast, RedisKeyCommands.class, "expire", (p, a) -> p.expire(b(a[0]), (Long) a[1]),
 				(reply) -> Converters.toBoolean((Long) reply), byte[].class, long.class);
+		return Map.copyOf(fast);
 	}
 
 	private FastCommands() {
 	}
 
-	private static void add(Class<?> group, String name, BiFunction<AbstractPipeline, Object[], Response<?>> send,
-			@Nullable Function<Object, Object> convert, Class<?>... types) {
+	private static void add(Map<Method, Fast> fast, Class<?> group, String name,
+			BiFunction<AbstractPipeline, Object[], Response<?>> send, @Nullable Function<Object, Object> convert,
+			Class<?>... types) {
 		try {
-			FAST.put(group.getMethod(name, types), new Fast(send, (convert != null) ? convert : Function.identity()));
+			fast.put(group.getMethod(name, types), new Fast(send, (convert != null) ? convert : Function.identity()));
 		}
 		catch (NoSuchMethodException ex) {
 			// A Spring Data Redis release without this signature: the command takes Spring Data Redis's path.

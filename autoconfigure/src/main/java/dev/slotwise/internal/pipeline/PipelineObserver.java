@@ -3,8 +3,8 @@ package dev.slotwise.internal.pipeline;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.slotwise.internal.multikey.Observations;
-import dev.slotwise.internal.multikey.Observed;
+import dev.slotwise.internal.observed.Observations;
+import dev.slotwise.internal.observed.Observed;
 import dev.slotwise.internal.routing.RedirectKind;
 
 /**

@@ -13,7 +13,7 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 
-import dev.slotwise.internal.multikey.Observed;
+import dev.slotwise.internal.observed.Observed;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.pipeline.NodeReplay.Attempt;
 import dev.slotwise.internal.routing.RedirectKind;

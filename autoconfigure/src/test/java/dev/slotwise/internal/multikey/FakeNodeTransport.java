@@ -48,6 +48,12 @@ final class FakeNodeTransport implements NodeTransport {
 
 	private final Map<NodeAddress, String> errors = new ConcurrentHashMap<>();
 
+	/** For a failing node, the node whose first batch its failure waits for. */
+	private final Map<NodeAddress, NodeAddress> failAfter = new ConcurrentHashMap<>();
+
+	/** Completes when a node is sent its first batch. */
+	private final Map<NodeAddress, CompletableFuture<Void>> firstBatch = new ConcurrentHashMap<>();
+
 	/** Every batch sent, in order of sending. */
 	final List<Sent> sent = new CopyOnWriteArrayList<>();
 
@@ -103,6 +109,15 @@ final class FakeNodeTransport implements NodeTransport {
 		return this;
 	}
 
+	/**
+	 * Makes a node fail, but only once another node has been sent a batch: the other node's batch is then surely in
+	 * flight when the failure comes.
+	 */
+	FakeNodeTransport failAfterBatchTo(NodeAddress failing, NodeAddress other) {
+		this.failAfter.put(failing, other);
+		return behave(failing, Behaviour.FAIL);
+	}
+
 	/** Makes a node answer every command with this error reply. */
 	FakeNodeTransport answerError(NodeAddress node, String error) {
 		this.errors.put(node, error);
@@ -127,16 +142,25 @@ final class FakeNodeTransport implements NodeTransport {
 	public CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush) {
 		Sent batch = new Sent(node, List.copyOf(requests), maxPerFlush, new CompletableFuture<>());
 		this.sent.add(batch);
+		firstBatch(node).complete(null);
 		Behaviour behaviour = this.behaviours.getOrDefault(node, Behaviour.ANSWER);
 		switch (behaviour) {
-			case FAIL -> DELAYED.execute(() -> batch.future()
-				.completeExceptionally(new IllegalStateException("Connection refused: " + node)));
+			case FAIL -> {
+				NodeAddress other = this.failAfter.get(node);
+				CompletableFuture<Void> gate = (other != null) ? firstBatch(other) : CompletableFuture.completedFuture(null);
+				gate.thenRun(() -> DELAYED.execute(() -> batch.future()
+					.completeExceptionally(new IllegalStateException("Connection refused: " + node))));
+			}
 			case HANG -> {
 				// Never completes; only the engine's cancellation ends it.
 			}
 			case ANSWER -> DELAYED.execute(() -> batch.future().complete(answer(node, requests)));
 		}
 		return batch.future();
+	}
+
+	private CompletableFuture<Void> firstBatch(NodeAddress node) {
+		return this.firstBatch.computeIfAbsent(node, (key) -> new CompletableFuture<>());
 	}
 
 	private List<Object> answer(NodeAddress node, List<Request> requests) {

@@ -1,5 +1,6 @@
 package dev.slotwise.internal.multikey;
 
+import dev.slotwise.internal.observed.Observed;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -22,9 +22,9 @@ import org.springframework.data.redis.connection.RedisClusterConnection;
 /**
  * Contexts and data for the multi-key tests.
  */
-final class MultiKeyTestSupport {
+public final class MultiKeyTestSupport {
 
-	static final String CLIENT_NAME = "slotwise-multikey-test";
+	public static final String CLIENT_NAME = "slotwise-multikey-test";
 
 	private MultiKeyTestSupport() {
 	}
@@ -32,7 +32,7 @@ final class MultiKeyTestSupport {
 	/**
 	 * A context runner with Spring Boot's and Slotwise's auto-configuration against the cluster.
 	 */
-	static ApplicationContextRunner runner(String client, RedisTestCluster cluster) {
+	public static ApplicationContextRunner runner(String client, RedisTestCluster cluster) {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.client-type=" + client,
@@ -43,7 +43,7 @@ final class MultiKeyTestSupport {
 	/**
 	 * Random keys: plain, hash-tagged (many per slot) and binary (with brace and zero bytes), all distinct.
 	 */
-	static byte[][] keyspace(Random random, int count) {
+	public static byte[][] keyspace(Random random, int count) {
 		byte[][] keys = new byte[count][];
 		for (int i = 0; i < count; i++) {
 			int kind = random.nextInt(10);
@@ -69,7 +69,7 @@ final class MultiKeyTestSupport {
 	/**
 	 * A value of mixed size: mostly small, some up to 4 KB, rarely up to 64 KB, sometimes empty.
 	 */
-	static byte[] value(Random random) {
+	public static byte[] value(Random random) {
 		int roll = random.nextInt(100);
 		int size = (roll < 5) ? 0 : (roll < 65) ? random.nextInt(32) : (roll < 95) ? 100 + random.nextInt(900)
 				: (roll < 99) ? 1024 + random.nextInt(3072) : 16_384 + random.nextInt(49_152);
@@ -81,7 +81,7 @@ final class MultiKeyTestSupport {
 	/**
 	 * Picks keys with replacement (so duplicates occur) from the keyspace.
 	 */
-	static byte[][] pick(Random random, byte[][] keyspace, int count) {
+	public static byte[][] pick(Random random, byte[][] keyspace, int count) {
 		byte[][] keys = new byte[count][];
 		for (int i = 0; i < count; i++) {
 			keys[i] = keyspace[random.nextInt(keyspace.length)];
@@ -92,7 +92,7 @@ final class MultiKeyTestSupport {
 	/**
 	 * Writes about 70% of the keyspace with per-key SETs and returns what was written.
 	 */
-	static Map<ByteBuffer, byte[]> populate(RedisClusterConnection connection, Random random, byte[][] keyspace) {
+	public static Map<ByteBuffer, byte[]> populate(RedisClusterConnection connection, Random random, byte[][] keyspace) {
 		Map<ByteBuffer, byte[]> written = new LinkedHashMap<>();
 		for (byte[] key : keyspace) {
 			if (random.nextInt(10) < 7) {
@@ -107,7 +107,7 @@ final class MultiKeyTestSupport {
 	/**
 	 * The baseline: one GET per key.
 	 */
-	static List<byte[]> getEach(RedisClusterConnection connection, byte[][] keys) {
+	public static List<byte[]> getEach(RedisClusterConnection connection, byte[][] keys) {
 		List<byte[]> values = new ArrayList<>(keys.length);
 		for (byte[] key : keys) {
 			values.add(connection.stringCommands().get(key));
@@ -118,7 +118,7 @@ final class MultiKeyTestSupport {
 	/**
 	 * Counts the connections of the application under test on every node.
 	 */
-	static long applicationConnections(RedisTestCluster cluster) {
+	public static long applicationConnections(RedisTestCluster cluster) {
 		long connections = 0;
 		for (RedisNode node : cluster.nodes()) {
 			connections += cluster.countClients(node, MultiKeyTestSupport.CLIENT_NAME);
@@ -129,14 +129,14 @@ final class MultiKeyTestSupport {
 	/**
 	 * Servers drop closed connections asynchronously: look again for up to 5 seconds.
 	 */
-	static boolean eventually(BooleanSupplier condition) {
+	public static boolean eventually(BooleanSupplier condition) {
 		return eventually(Duration.ofSeconds(5), condition);
 	}
 
 	/**
 	 * Looks again for up to the given time whether a condition holds.
 	 */
-	static boolean eventually(Duration within, BooleanSupplier condition) {
+	public static boolean eventually(Duration within, BooleanSupplier condition) {
 		long deadline = System.nanoTime() + within.toNanos();
 		while (System.nanoTime() < deadline) {
 			if (condition.getAsBoolean()) {

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.slotwise.internal.multikey.MultiKeyCommand;
-import dev.slotwise.internal.multikey.Observed;
+import dev.slotwise.internal.observed.Observed;
 import dev.slotwise.internal.routing.NodeAddress;
 import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
