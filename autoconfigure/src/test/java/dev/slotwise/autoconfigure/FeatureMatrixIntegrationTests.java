@@ -24,7 +24,9 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.PatternTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
@@ -42,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * send per-slot {@code MGET}s, so the probe reads which string commands the connection hands out. Pipelining over
  * Jedis: whether {@code executePipelined} runs and the servers executed its commands. Key walks: whether a scan
  * across the cluster returns every key (Spring Data Redis refuses it over Jedis) through Slotwise's cursor. Pub/sub:
- * on how many masters a keyspace-event pattern is subscribed ({@code PUBSUB NUMPAT}).
+ * on how many masters a keyspace-event pattern is subscribed ({@code PUBSUB NUMPAT}). Transactions: whether a
+ * {@code MULTI}/{@code EXEC} on one slot runs (the master executed one {@code EXEC}) or Spring Data Redis refuses it.
  */
 @WithRedisCluster
 class FeatureMatrixIntegrationTests {
@@ -75,7 +78,8 @@ class FeatureMatrixIntegrationTests {
 		}
 		this.runner.withPropertyValues(properties.toArray(String[]::new)).run((context) -> {
 			assertThat(context).hasNotFailed();
-			Set<Feature> expected = EnumSet.of(Feature.MULTIKEY, Feature.PIPELINE, Feature.KEYSPACE, Feature.PUBSUB);
+			Set<Feature> expected = EnumSet.of(Feature.MULTIKEY, Feature.PIPELINE, Feature.KEYSPACE, Feature.PUBSUB,
+					Feature.TRANSACTIONS);
 			if (off == Feature.ALL) {
 				expected.clear();
 			}
@@ -113,7 +117,37 @@ class FeatureMatrixIntegrationTests {
 		if (clusterPubSubActive(context.getBean(RedisConnectionFactory.class), cluster)) {
 			active.add(Feature.PUBSUB);
 		}
+		if (transactionsActive(template, cluster)) {
+			active.add(Feature.TRANSACTIONS);
+		}
 		return active;
+	}
+
+	private boolean transactionsActive(StringRedisTemplate template, RedisTestCluster cluster) {
+		cluster.resetStats();
+		try {
+			List<Object> results = template.execute(new SessionCallback<List<Object>>() {
+
+				@Override
+				@SuppressWarnings("unchecked")
+				public <K, V> List<Object> execute(RedisOperations<K, V> operations) {
+					RedisOperations<String, String> ops = (RedisOperations<String, String>) operations;
+					ops.multi();
+					ops.opsForValue().set("{tx}a", "1");
+					ops.opsForValue().set("{tx}b", "2");
+					return ops.exec();
+				}
+
+			});
+			assertThat(results).containsExactly(true, true);
+			assertThat(masterCalls(cluster, "exec")).isOne();
+			return true;
+		}
+		catch (RuntimeException ex) {
+			assertThat(ex).hasMessageContaining("MULTI is currently not supported in cluster mode");
+			assertThat(masterCalls(cluster, "multi")).isZero();
+			return false;
+		}
 	}
 
 	private boolean multiKeyActive(StringRedisTemplate template, List<String> keys, String client,
@@ -216,7 +250,8 @@ class FeatureMatrixIntegrationTests {
 	enum Feature {
 
 		MULTIKEY("slotwise.multikey.enabled"), PIPELINE("slotwise.pipeline.enabled"),
-		KEYSPACE("slotwise.keyspace.enabled"), PUBSUB("slotwise.pubsub.enabled"), ALL("slotwise.enabled");
+		KEYSPACE("slotwise.keyspace.enabled"), PUBSUB("slotwise.pubsub.enabled"),
+		TRANSACTIONS("slotwise.transactions.enabled"), ALL("slotwise.enabled");
 
 		private final String property;
 
