@@ -135,28 +135,14 @@ final class ClusterScan {
 	 * @param count the count hint sent with every {@code SCAN}, or {@code null}
 	 * @param type the type every node filters by, or {@code null}
 	 * @param observer sees the scan when it ends
-	 * @param cacheClear whether a cache clear runs the scan (its keys are deleted)
+	 * @param cacheClear whether a cache clear runs the scan: it removes every key it found on the master whose walk
+	 * found it, before handing it out ({@link #claimRemoved(byte[][])} tells the cache clear which of its keys are
+	 * gone already), and the observer sees the clear
 	 */
 	ClusterScan(ScanTransport transport, ScanSettings settings, byte @Nullable [] match, @Nullable Long count,
 			@Nullable String type, ScanObserver observer, boolean cacheClear) {
-		this(transport, settings, match, count, type, observer, cacheClear, false);
-	}
-
-	/**
-	 * @param transport the client
-	 * @param settings the limits
-	 * @param match the pattern every node filters by, or {@code null}
-	 * @param count the count hint sent with every {@code SCAN}, or {@code null}
-	 * @param type the type every node filters by, or {@code null}
-	 * @param observer sees the scan when it ends
-	 * @param cacheClear whether a cache clear runs the scan (its keys are deleted)
-	 * @param removeAtSource whether the scan removes every key it found on the master whose walk found it, before
-	 * handing it out ({@link #claimRemoved(byte[][])} tells the cache clear which of its keys are gone already)
-	 */
-	ClusterScan(ScanTransport transport, ScanSettings settings, byte @Nullable [] match, @Nullable Long count,
-			@Nullable String type, ScanObserver observer, boolean cacheClear, boolean removeAtSource) {
 		this.cacheClear = cacheClear;
-		this.removeAtSource = removeAtSource;
+		this.removeAtSource = cacheClear;
 		this.transport = transport;
 		this.settings = settings;
 		this.match = match;
