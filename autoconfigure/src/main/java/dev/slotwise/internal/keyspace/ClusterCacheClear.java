@@ -12,11 +12,13 @@ import org.springframework.data.redis.core.ScanOptions;
 /**
  * Slotwise's {@link BatchStrategy} of cache clearing: the cluster-wide {@code SCAN} of the connection's key commands,
  * which removes every key with {@code UNLINK} on the master where its walk found it (one command per slot, pipelined
- * on that master); keys a walk could not remove (their slot moved, their node stopped answering) are unlinked through
- * the connection, routed as usual. No master runs {@code KEYS}, and no key travels back to be deleted.
+ * on that master); keys a walk could not remove (their slot moved, their node stopped answering or refused
+ * {@code UNLINK}) are deleted through the connection with {@code DEL}, as Spring Data Redis's strategies delete,
+ * routed as usual. No master runs {@code KEYS}, and no key travels back to be deleted.
  * <p>
  * Set on the cache writer by Slotwise's cache auto-configuration on a cluster. On a connection whose {@code scan} is
- * not Slotwise's cluster-wide scan it deletes what the scan returns, a page at a time, with {@code UNLINK}.
+ * not Slotwise's cluster-wide scan it deletes what the scan returns, a page at a time, as
+ * {@code BatchStrategies.scan(count)} does.
  */
 public final class ClusterCacheClear implements BatchStrategy {
 
@@ -24,8 +26,8 @@ public final class ClusterCacheClear implements BatchStrategy {
 
 	/**
 	 * Creates the strategy.
-	 * @param count the {@code COUNT} hint of every node's {@code SCAN}, and the keys per {@code UNLINK} when the scan
-	 * is not Slotwise's
+	 * @param count the {@code COUNT} hint of every node's {@code SCAN}, and the keys per {@code DEL} when the scan is
+	 * not Slotwise's
 	 */
 	public ClusterCacheClear(int count) {
 		if (count < 1) {
@@ -39,7 +41,7 @@ public final class ClusterCacheClear implements BatchStrategy {
 		RedisKeyCommands keys = connection.keyCommands();
 		Cursor<byte[]> cursor = keys.scan(ScanOptions.scanOptions().count(this.count).match(pattern).build());
 		if (cursor instanceof ClusterScanCursor clusterScan) {
-			return clusterScan.clearCache((rest) -> unlink(keys, rest));
+			return clusterScan.clearCache((rest) -> delete(keys, rest));
 		}
 		long deleted = 0;
 		try (cursor) {
@@ -47,7 +49,7 @@ public final class ClusterCacheClear implements BatchStrategy {
 			while (cursor.hasNext()) {
 				page.add(cursor.next());
 				if (page.size() == this.count || !cursor.hasNext()) {
-					deleted += unlink(keys, page.toArray(new byte[0][]));
+					deleted += delete(keys, page.toArray(new byte[0][]));
 					page.clear();
 				}
 			}
@@ -55,9 +57,9 @@ public final class ClusterCacheClear implements BatchStrategy {
 		return deleted;
 	}
 
-	private static long unlink(RedisKeyCommands keys, byte[][] rest) {
-		Long unlinked = keys.unlink(rest);
-		return (unlinked != null) ? unlinked : 0;
+	private static long delete(RedisKeyCommands keys, byte[][] rest) {
+		Long deleted = keys.del(rest);
+		return (deleted != null) ? deleted : 0;
 	}
 
 	@Override
