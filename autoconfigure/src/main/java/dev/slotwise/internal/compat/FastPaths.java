@@ -81,6 +81,7 @@ public final class FastPaths {
 		static List<FastPath> of(SlotwiseLettuceConnectionFactory factory) {
 			List<FastPath> fastPaths = new ArrayList<>();
 			fastPaths.add(LettuceInternals.batchWrite());
+			fastPaths.add(LettuceInternals.batchWriteListeners());
 			fastPaths.add(LettuceInternals.readFromOrder());
 			fastPaths.add(LettuceInternals.eventEndpointId());
 			if (factory.isReactiveRoutingActive() || factory.getReactiveRoutingProblem() != null) {

@@ -5,9 +5,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
 
+import io.lettuce.core.CommandListenerWriter;
 import io.lettuce.core.OrderingReadFromAccessor;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisChannelWriter;
+import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.connection.ConnectionEvent;
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.netty.channel.Channel;
@@ -24,7 +26,10 @@ import org.springframework.util.ClassUtils;
  * {@link OrderingReadFromAccessor} (public, but a door to a package-private method: {@link #readFromOrder()});</li>
  * <li>the endpoint id a connection event is about, behind the package-private
  * {@code ConnectionEventSupport.getEpId()} ({@link #eventEndpointId()}), by which pub/sub tells its own connections'
- * events from those of any other connection to the same node.</li>
+ * events from those of any other connection to the same node;</li>
+ * <li>the {@link CommandListener} a node connection's {@link CommandListenerWriter} notifies (a private field), so that
+ * a node batch written as one message still reaches the application's command listeners
+ * ({@link #batchWriteListeners()}).</li>
  * </ul>
  * All are looked up once, when this class loads; each {@link FastPath} says whether it was found, and the callers
  * fall back as its methods say.
@@ -40,7 +45,14 @@ public final class LettuceInternals {
 	/** What {@link #eventEndpointId()} relies on. */
 	static final String EVENT_ENDPOINT_ID = "io.lettuce.core.event.connection.ConnectionEventSupport.getEpId()";
 
+	/** What {@link #batchWriteListeners()} relies on. */
+	static final String LISTENER_FIELD = "io.lettuce.core.CommandListenerWriter.listener";
+
 	private static final @Nullable VarHandle CHANNEL;
+
+	private static final @Nullable VarHandle LISTENER;
+
+	private static final @Nullable String LISTENER_PROBLEM;
 
 	private static final @Nullable String CHANNEL_PROBLEM;
 
@@ -62,6 +74,17 @@ public final class LettuceInternals {
 		}
 		CHANNEL = channel;
 		CHANNEL_PROBLEM = problem;
+		VarHandle listener = null;
+		problem = null;
+		try {
+			listener = MethodHandles.privateLookupIn(CommandListenerWriter.class, MethodHandles.lookup())
+				.findVarHandle(CommandListenerWriter.class, "listener", CommandListener.class);
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			problem = "cannot read " + LISTENER_FIELD + ": " + ex;
+		}
+		LISTENER = listener;
+		LISTENER_PROBLEM = problem;
 		ORDER_PROBLEM = ClassUtils.isPresent("io.lettuce.core.OrderingReadFromAccessor",
 				LettuceInternals.class.getClassLoader()) ? null : ORDER_ACCESSOR + " is missing";
 		MethodHandle endpoint = null;
@@ -89,6 +112,29 @@ public final class LettuceInternals {
 	public static FastPath batchWrite() {
 		return new FastPath("lettuce-batch-write", CHANNEL_FIELD,
 				"node batches are written command by command through Lettuce's endpoint", CHANNEL_PROBLEM);
+	}
+
+	/**
+	 * Describes the one-message write of a node batch on a connection whose client has {@code CommandListener}s: the
+	 * batch's commands are reported to them as Lettuce's {@link CommandListenerWriter} reports its own.
+	 * @return the fast path, active when the listener field was found
+	 */
+	public static FastPath batchWriteListeners() {
+		return new FastPath("lettuce-batch-write-listeners", LISTENER_FIELD,
+				"with a CommandListener registered on the client, node batches are written command by command through "
+						+ "Lettuce's writers (the listeners see every command, as without Slotwise)",
+				LISTENER_PROBLEM);
+	}
+
+	/**
+	 * Returns the listener a node connection's {@link CommandListenerWriter} notifies of each command it writes.
+	 * @param writer the writer
+	 * @return the listener (Lettuce's multicaster over the client's listeners), or {@code null} when it cannot be read:
+	 * write through the writer then
+	 */
+	public static @Nullable CommandListener commandListener(CommandListenerWriter writer) {
+		VarHandle handle = LISTENER;
+		return (handle != null) ? (CommandListener) handle.get(writer) : null;
 	}
 
 	/**

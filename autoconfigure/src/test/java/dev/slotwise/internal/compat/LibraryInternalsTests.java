@@ -4,6 +4,9 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;
 
+import io.lettuce.core.CommandListenerWriter;
+import io.lettuce.core.RedisChannelWriter;
+import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.connection.ConnectedEvent;
 
 import org.junit.jupiter.api.Test;
@@ -12,6 +15,7 @@ import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.RedisClusterNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
 
 /**
  * The self-checks of every library internal Slotwise relies on pass against the Jedis and Lettuce on the class path:
@@ -29,6 +33,15 @@ class LibraryInternalsTests {
 	@Test
 	void lettuceEndpointChannelIsReachable() {
 		assertThat(LettuceInternals.batchWrite().problem()).isNull();
+	}
+
+	@Test
+	void lettuceCommandListenerOfANodeConnectionIsReachable() {
+		assertThat(LettuceInternals.batchWriteListeners().problem()).isNull();
+		CommandListener listener = new CommandListener() {
+		};
+		CommandListenerWriter writer = new CommandListenerWriter(mock(RedisChannelWriter.class), List.of(listener));
+		assertThat(LettuceInternals.commandListener(writer)).isInstanceOf(CommandListenerWriter.CommandListenerMulticaster.class);
 	}
 
 	@Test
