@@ -169,9 +169,9 @@ final class LettuceNodeTransport implements NodeTransport {
 	/**
 	 * Returns the node connection a batch goes over: for reads (the commands the client's
 	 * {@code ClientOptions.getReadOnlyCommands()} counts as read-only: {@code MGET} and {@code EXISTS} by default)
-	 * sent to the master that owns their slots, a node that the connection's {@link ReadFrom} selects among that master and its replicas, as
-	 * Lettuce's own cluster reads do (replica connections are opened with {@code READONLY}); for writes, and for
-	 * commands a redirect sent to a node, that node ({@link Request#replicaMayServe(List)}).
+	 * sent to the master that owns their slots, a node that the connection's {@link ReadFrom} selects among that master
+	 * and its replicas, as Lettuce's own cluster reads do (replica connections are opened with {@code READONLY}); for
+	 * writes, and for commands a redirect sent to a node, that node ({@link Request#replicaMayServe(List, Set)}).
 	 * @param node the node the engine routed the batch to
 	 * @param requests the batch
 	 * @return the connection

@@ -6,6 +6,7 @@ import java.util.Set;
 
 import io.lettuce.core.CommandListenerWriter;
 import io.lettuce.core.RedisChannelWriter;
+import io.lettuce.core.ScanArgs;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.connection.ConnectedEvent;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.core.ScanOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;
@@ -69,6 +71,29 @@ class LibraryInternalsTests {
 		assertThat(topology).isInstanceOf(type);
 		assertThat(type.getMethod("getTime").invoke(topology)).isEqualTo(1234L);
 		assertThat(topology.getNodes()).isEqualTo(nodes);
+	}
+
+	@Test
+	void lettuceScanArgsAreReadBack() {
+		assertThat(LettuceInternals.scanArgs().problem()).isNull();
+		ScanOptions options = LettuceInternals.scanOptions(ScanArgs.Builder.matches("k:*").limit(9));
+		assertThat(options).isNotNull();
+		assertThat(options.getPattern()).isEqualTo("k:*");
+		assertThat(options.getCount()).isEqualTo(9L);
+	}
+
+	@Test
+	void springDataJedisPipelineReplayIsAvailable() {
+		assertThat(SpringDataInternals.jedisPipelineReplay().problem()).isNull();
+	}
+
+	@Test
+	void springBootConnectionConfigurationsAreFoundThroughTheAutoConfigurationsImport() {
+		assertThat(SpringBootInternals.factoryReplacement().problem()).isNull();
+		assertThat(SpringBootInternals.connectionFactoryDeclarers()).contains(
+				"org.springframework.boot.data.redis.autoconfigure.LettuceConnectionConfiguration",
+				"org.springframework.boot.data.redis.autoconfigure.JedisConnectionConfiguration",
+				"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration");
 	}
 
 	@Test
