@@ -34,7 +34,8 @@ public final class FastPaths {
 	 */
 	public static List<FastPath> of(RedisConnectionFactory factory) {
 		if (JEDIS_PRESENT && factory instanceof SlotwiseJedisConnectionFactory) {
-			return List.of(JedisInternals.slotCache(), SpringDataInternals.jedisTopologyType());
+			return List.of(SpringBootInternals.factoryReplacement(), JedisInternals.slotCache(),
+					SpringDataInternals.jedisTopologyType(), SpringDataInternals.jedisPipelineReplay());
 		}
 		if (LETTUCE_PRESENT && factory instanceof SlotwiseLettuceConnectionFactory lettuce) {
 			return Lettuce.of(lettuce);
@@ -80,9 +81,13 @@ public final class FastPaths {
 
 		static List<FastPath> of(SlotwiseLettuceConnectionFactory factory) {
 			List<FastPath> fastPaths = new ArrayList<>();
+			fastPaths.add(SpringBootInternals.factoryReplacement());
+			fastPaths.add(LettuceInternals.cancelledStayUnwritten(factory.getNativeClient()));
 			fastPaths.add(LettuceInternals.batchWrite());
+			fastPaths.add(LettuceInternals.batchWriteListeners());
 			fastPaths.add(LettuceInternals.readFromOrder());
 			fastPaths.add(LettuceInternals.eventEndpointId());
+			fastPaths.add(LettuceInternals.scanArgs());
 			if (factory.isReactiveRoutingActive() || factory.getReactiveRoutingProblem() != null) {
 				fastPaths.add(new FastPath("lettuce-reactive-routing",
 						"LettuceConnectionFactory.doCreateConnectionProvider (protected) and Lettuce's public reactive "

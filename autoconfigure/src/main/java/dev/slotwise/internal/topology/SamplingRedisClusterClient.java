@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import dev.slotwise.internal.compat.LettuceInternals;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisURI;
@@ -106,19 +107,19 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 
 	/**
 	 * Lettuce's cluster connection with one difference: a command whose caller cancelled it (Spring Data's timeout)
-	 * is never written later, see {@link CancellationAwareClusterConnection}.
+	 * is never written later, see {@link LettuceInternals#clusterConnection}.
 	 */
 	@Override
 	protected <V, K> StatefulRedisClusterConnectionImpl<K, V> newStatefulRedisClusterConnection(
 			RedisChannelWriter channelWriter, ClusterPushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout,
 			Supplier<JsonParser> parser) {
-		return new CancellationAwareClusterConnection<>(channelWriter, pushHandler, codec, timeout, parser);
+		return LettuceInternals.clusterConnection(channelWriter, pushHandler, codec, timeout, parser);
 	}
 
 	@Override
 	protected <V, K> StatefulRedisClusterConnectionImpl<K, V> newStatefulRedisClusterConnection(
 			RedisChannelWriter channelWriter, ClusterPushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout) {
-		return new CancellationAwareClusterConnection<>(channelWriter, pushHandler, codec, timeout,
+		return LettuceInternals.clusterConnection(channelWriter, pushHandler, codec, timeout,
 				ClientOptions.DEFAULT_JSON_PARSER);
 	}
 

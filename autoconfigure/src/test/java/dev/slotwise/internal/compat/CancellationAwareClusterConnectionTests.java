@@ -1,4 +1,4 @@
-package dev.slotwise.internal.topology;
+package dev.slotwise.internal.compat;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -9,6 +9,8 @@ import java.util.concurrent.CompletableFuture;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.cluster.ClusterPushHandler;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.StatefulRedisClusterConnectionImpl;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.AsyncCommand;
@@ -26,16 +28,23 @@ import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 
 /**
- * {@link CancellationAwareClusterConnection} with a writer that wraps each command the way Lettuce's cluster writer
+ * {@link LettuceInternals#clusterConnection} with a writer that wraps each command the way Lettuce's cluster writer
  * does (a wrapper done only when it completed itself).
  */
 class CancellationAwareClusterConnectionTests {
 
 	private final WrappingWriter writer = new WrappingWriter();
 
-	private final CancellationAwareClusterConnection<String, String> connection = new CancellationAwareClusterConnection<>(
+	private final StatefulRedisClusterConnectionImpl<String, String> connection = LettuceInternals.clusterConnection(
 			this.writer, mock(ClusterPushHandler.class), StringCodec.UTF8, Duration.ofSeconds(1),
 			ClientOptions.DEFAULT_JSON_PARSER);
+
+	@Test
+	void theFactoryMethodLettuceDocumentsForSubclassesAndItsWrapperExist() {
+		assertThat(LettuceInternals.cancelledStayUnwritten(null).problem()).isNull();
+		assertThat(LettuceInternals.cancelledStayUnwritten(RedisClusterClient.create("redis://127.0.0.1:1")).problem())
+			.contains("Slotwise's topology (slotwise.topology) is off");
+	}
 
 	@Test
 	void aCommandItsCallerCancelledIsDoneInsideItsWrapper() {
