@@ -1,11 +1,13 @@
 package dev.slotwise.test.cluster;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
@@ -92,8 +94,9 @@ public final class LoopbackPorts implements AutoCloseable {
 	 */
 	public static int[] ephemeralRange() {
 		if (Files.isReadable(RANGE_FILE)) {
-			try {
-				String[] bounds = Files.readString(RANGE_FILE).trim().split("\\s+");
+			// Not Files.readString: it trusts the size /proc reports and returned "3" for "32768 60999" on JDK 17.
+			try (InputStream in = Files.newInputStream(RANGE_FILE)) {
+				String[] bounds = new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim().split("\\s+");
 				return new int[] { Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1]) };
 			}
 			catch (IOException | RuntimeException ex) {

@@ -1,11 +1,14 @@
 package dev.slotwise.test.cluster;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 import dev.slotwise.test.jvm.ForkedJvm;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,6 +28,15 @@ class LoopbackPortsTests {
 			assertThat(last).isLessThanOrEqualTo(65_535);
 		});
 		assertThat(starts).contains(20_000, 32_768 - LoopbackPorts.BLOCK_SIZE);
+	}
+
+	@Test
+	void readsTheKernelsEphemeralRange() throws IOException {
+		Path file = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+		Assumptions.assumeTrue(Files.isReadable(file), "no " + file + " on this machine");
+		String[] expected = Files.readAllLines(file).get(0).trim().split("\\s+");
+		assertThat(LoopbackPorts.ephemeralRange()).containsExactly(Integer.parseInt(expected[0]),
+				Integer.parseInt(expected[1]));
 	}
 
 	@Test
