@@ -2,6 +2,8 @@ package dev.slotwise.test.cluster;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 import org.testcontainers.DockerClientFactory;
@@ -20,6 +22,9 @@ final class DockerLauncher implements NodeLauncher {
 
 	private GenericContainer<?> container;
 
+	/** The cluster bus port of each node, by client port, for restarts. */
+	private final Map<Integer, Integer> busPorts = new ConcurrentHashMap<>();
+
 	/**
 	 * Tells whether Testcontainers is on the class path and a Docker engine answers.
 	 * @return whether this launcher can run
@@ -36,13 +41,16 @@ final class DockerLauncher implements NodeLauncher {
 
 	@Override
 	@SuppressWarnings("resource")
-	public void start(List<Integer> ports) {
-		String script = ports.stream().map(DockerLauncher::serverCommand).collect(Collectors.joining(" && "))
-				+ " && sleep infinity";
-		this.container = new GenericContainer<>(IMAGE).withNetworkMode("host").withCommand("sh", "-c", script);
-		this.container.start();
-		for (int port : ports) {
-			exec("until redis-cli -p " + port + " ping; do sleep 0.1; done");
+	public void start(List<LoopbackPorts.NodePorts> ports) {
+		ports.forEach((node) -> this.busPorts.put(node.client(), node.bus()));
+		if (this.container == null) {
+			this.container = new GenericContainer<>(IMAGE).withNetworkMode("host")
+				.withCommand("sh", "-c", "sleep infinity");
+			this.container.start();
+		}
+		exec(ports.stream().map((node) -> serverCommand(node.client())).collect(Collectors.joining(" && ")));
+		for (LoopbackPorts.NodePorts node : ports) {
+			exec("until redis-cli -p " + node.client() + " ping; do sleep 0.1; done");
 		}
 	}
 
@@ -68,9 +76,9 @@ final class DockerLauncher implements NodeLauncher {
 		return "redis-server processes in a " + IMAGE + " container (host network)";
 	}
 
-	private static String serverCommand(int port) {
+	private String serverCommand(int port) {
 		return "mkdir -p /data/" + port + " && redis-server --port " + port + " --bind 127.0.0.1 --cluster-enabled yes"
-				+ " --cluster-config-file nodes.conf --cluster-node-timeout 1500 --dir /data/" + port
+				+ " --cluster-port " + this.busPorts.get(port) + " --cluster-config-file nodes.conf --cluster-node-timeout 1500 --dir /data/" + port
 				+ " --save '' --appendonly no --protected-mode no --daemonize yes --logfile redis.log";
 	}
 

@@ -38,6 +38,9 @@ final class LocalProcessLauncher implements NodeLauncher {
 
 	private final Map<Integer, Process> processes = new ConcurrentHashMap<>();
 
+	/** The cluster bus port of each node, by client port, for restarts. */
+	private final Map<Integer, Integer> busPorts = new ConcurrentHashMap<>();
+
 	private volatile Function<Integer, List<String>> extraArguments;
 
 	LocalProcessLauncher(String executable) {
@@ -96,12 +99,26 @@ final class LocalProcessLauncher implements NodeLauncher {
 	}
 
 	@Override
-	public void start(List<Integer> ports) {
-		for (int port : ports) {
-			launch(port);
+	public void start(List<LoopbackPorts.NodePorts> ports) {
+		for (LoopbackPorts.NodePorts node : ports) {
+			this.busPorts.put(node.client(), node.bus());
+			launch(node.client());
 		}
-		for (int port : ports) {
-			awaitAccepting(port);
+		List<Integer> taken = new ArrayList<>();
+		List<String> logs = new ArrayList<>();
+		for (LoopbackPorts.NodePorts node : ports) {
+			try {
+				awaitAccepting(node.client());
+			}
+			catch (PortsTakenException ex) {
+				this.processes.remove(node.client());
+				this.busPorts.remove(node.client());
+				taken.add(node.client());
+				logs.add(ex.detail());
+			}
+		}
+		if (!taken.isEmpty()) {
+			throw new PortsTakenException(taken, String.join("; ", logs));
 		}
 	}
 
@@ -169,7 +186,8 @@ final class LocalProcessLauncher implements NodeLauncher {
 		try {
 			Files.createDirectories(nodeDirectory);
 			List<String> command = new ArrayList<>(List.of(this.executable, "--port", Integer.toString(port), "--bind",
-					"127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+					"127.0.0.1", "--cluster-enabled", "yes", "--cluster-port", Integer.toString(busPort(port)),
+					"--cluster-config-file", "nodes.conf",
 					"--cluster-node-timeout", "1500", "--dir", nodeDirectory.toString(), "--save", "", "--appendonly",
 					"no", "--protected-mode", "no", "--daemonize", "no", "--logfile", "redis.log"));
 			command.addAll(this.extraArguments.apply(port));
@@ -186,13 +204,28 @@ final class LocalProcessLauncher implements NodeLauncher {
 		}
 	}
 
+	private int busPort(int port) {
+		Integer bus = this.busPorts.get(port);
+		if (bus == null) {
+			throw new IllegalStateException("No cluster bus port was chosen for the node on port " + port);
+		}
+		return bus;
+	}
+
 	private void awaitAccepting(int port) {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
 		Process process = this.processes.get(port);
 		while (System.nanoTime() < deadline) {
 			if (process != null && !process.isAlive()) {
+				String log = readLog(port);
+				if (log.contains("Address already in use")) {
+					throw new PortsTakenException(List.of(port), log.lines()
+						.filter((line) -> line.contains("Address already in use"))
+						.findFirst()
+						.orElse(log));
+				}
 				throw new IllegalStateException("redis-server on port " + port + " exited with code "
-						+ process.exitValue() + ": " + readLog(port));
+						+ process.exitValue() + ": " + log);
 			}
 			try (Socket socket = new Socket()) {
 				socket.connect(new InetSocketAddress("127.0.0.1", port), 200);

@@ -9,10 +9,12 @@ import java.util.List;
 interface NodeLauncher extends AutoCloseable {
 
 	/**
-	 * Starts one cluster-enabled, empty {@code redis-server} per port and returns once each accepts commands.
-	 * @param ports the client ports; each port and port + 10000 were free when chosen
+	 * Starts one cluster-enabled, empty {@code redis-server} per pair of ports, with its cluster bus on the pair's bus
+	 * port ({@code cluster-port}), and returns once each accepts commands.
+	 * @param ports the client and bus ports of each node, free when chosen
+	 * @throws PortsTakenException when nodes exited because a port was taken meanwhile; the others keep running
 	 */
-	void start(List<Integer> ports);
+	void start(List<LoopbackPorts.NodePorts> ports);
 
 	/**
 	 * Stops one node abruptly (as a crash would), leaving the others running.
@@ -21,7 +23,8 @@ interface NodeLauncher extends AutoCloseable {
 	void kill(int port);
 
 	/**
-	 * Starts a node again that {@link #kill(int)} stopped, with the cluster state it had saved.
+	 * Starts a node again that {@link #kill(int)} stopped, on the same ports and with the cluster state it had
+	 * saved.
 	 * @param port the node's port
 	 */
 	void restart(int port);

@@ -4,7 +4,7 @@ package dev.slotwise.test.cluster;
  * One {@code redis-server} of a test cluster, addressed on loopback.
  *
  * @param host the host the node listens on
- * @param port the client port (the cluster bus is {@code port + 10000})
+ * @param port the client port (the cluster bus has a port of its own: {@link RedisTestCluster#busPort(RedisNode)})
  */
 public record RedisNode(String host, int port) {
 

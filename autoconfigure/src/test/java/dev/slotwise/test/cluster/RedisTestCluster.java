@@ -1,17 +1,13 @@
 package dev.slotwise.test.cluster;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -26,7 +22,9 @@ import redis.clients.jedis.Protocol;
 /**
  * A real Redis Cluster of {@code redis-server} processes on loopback, for tests, samples and benchmarks.
  * <p>
- * {@link #start(ClusterShape)} picks free ports (never 6379), starts the nodes, assigns the hash slots in equal
+ * {@link #start(ClusterShape)} takes ports from {@link LoopbackPorts} (outside the ephemeral range, claimed against
+ * other test JVMs, never 6379) for each node's client port and its cluster bus ({@code cluster-port}), starts the
+ * nodes (a node whose port was taken all the same starts again on other ports), assigns the hash slots in equal
  * ranges to the masters, joins the replicas, and returns once every node reports {@code cluster_state:ok}, knows
  * every other node and every replica's link is up. {@link #close()} stops exactly the processes it started; a JVM
  * shutdown hook does the same when a test run ends without closing it.
@@ -43,11 +41,19 @@ public final class RedisTestCluster implements AutoCloseable {
 
 	private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(60);
 
+	/** How often nodes whose ports were taken start again on other ports before the start fails. */
+	private static final int BIND_ATTEMPTS = 5;
+
 	private final ClusterShape shape;
 
 	private final NodeLauncher launcher;
 
 	private final List<RedisNode> nodes;
+
+	private final LoopbackPorts ports;
+
+	/** The cluster bus port of each node ({@code cluster-port}), by client port. */
+	private final Map<Integer, Integer> busPorts = new ConcurrentHashMap<>();
 
 	private final Map<RedisNode, Jedis> admins = new LinkedHashMap<>();
 
@@ -69,10 +75,14 @@ public final class RedisTestCluster implements AutoCloseable {
 	/** How the nodes admit clients; the admin connections follow it. */
 	private volatile ClusterSecurity security = ClusterSecurity.NONE;
 
-	private RedisTestCluster(ClusterShape shape, NodeLauncher launcher, List<RedisNode> nodes) {
+	private RedisTestCluster(ClusterShape shape, NodeLauncher launcher, LoopbackPorts ports, String host,
+			List<LoopbackPorts.NodePorts> nodePorts) {
 		this.shape = shape;
 		this.launcher = launcher;
-		this.nodes = new java.util.concurrent.CopyOnWriteArrayList<>(nodes);
+		this.ports = ports;
+		nodePorts.forEach((node) -> this.busPorts.put(node.client(), node.bus()));
+		this.nodes = new java.util.concurrent.CopyOnWriteArrayList<>(
+				nodePorts.stream().map((node) -> new RedisNode(host, node.client())).toList());
 		this.addedMasters = 0;
 		this.shutdownHook = new Thread(this::stopProcesses, "slotwise-test-cluster-shutdown");
 		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
@@ -207,7 +217,7 @@ public final class RedisTestCluster implements AutoCloseable {
 		for (RedisNode node : this.nodes) {
 			for (RedisNode other : this.nodes) {
 				if (!other.equals(node)) {
-					withAdmin(node, (jedis) -> jedis.clusterMeet(ip, other.port()));
+					meet(node, ip, other);
 				}
 			}
 		}
@@ -255,13 +265,21 @@ public final class RedisTestCluster implements AutoCloseable {
 
 	private static RedisTestCluster start(ClusterShape shape, NodeLauncher launcher, String host,
 			String announcedIp, ClusterSecurity security) {
-		List<Integer> ports = freePorts(shape.size());
-		RedisTestCluster cluster = new RedisTestCluster(shape, launcher,
-				ports.stream().map((port) -> new RedisNode(host, port)).toList());
+		LoopbackPorts ports = LoopbackPorts.claim();
+		List<LoopbackPorts.NodePorts> nodePorts;
+		try {
+			nodePorts = startNodes(launcher, ports, shape.size());
+		}
+		catch (RuntimeException ex) {
+			launcher.close();
+			ports.close();
+			throw new IllegalStateException("Could not start the nodes of a " + shape + " Redis Cluster with "
+					+ launcher.describe() + ": " + ex.getMessage(), ex);
+		}
+		RedisTestCluster cluster = new RedisTestCluster(shape, launcher, ports, host, nodePorts);
 		cluster.announcedIp = announcedIp;
 		cluster.security = security;
 		try {
-			launcher.start(ports);
 			cluster.form();
 			return cluster;
 		}
@@ -286,35 +304,56 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Picks ports whose client port and cluster bus port (+10000) are both free, away from 6379.
+	 * Starts the nodes, each on a client port and a bus port from {@code ports}; a node that could not bind because
+	 * another process took one of its ports after the choice starts again on other ports.
+	 * @return the ports of the running nodes, in start order
 	 */
-	private static List<Integer> freePorts(int count) {
-		Set<Integer> chosen = new HashSet<>();
-		List<Integer> ports = new ArrayList<>();
-		int attempts = 0;
-		while (ports.size() < count) {
-			if (++attempts > 10_000) {
-				throw new IllegalStateException("Could not find " + count + " free port pairs");
-			}
-			int port = ThreadLocalRandom.current().nextInt(20_000, 30_000);
-			if (port == 6379 || chosen.contains(port) || !isFree(port) || !isFree(port + 10_000)) {
-				continue;
-			}
-			chosen.add(port);
-			ports.add(port);
+	static List<LoopbackPorts.NodePorts> startNodes(NodeLauncher launcher, LoopbackPorts ports, int count) {
+		List<LoopbackPorts.NodePorts> all = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			all.add(ports.nextNode());
 		}
-		Collections.sort(ports);
-		return ports;
+		List<LoopbackPorts.NodePorts> pending = List.copyOf(all);
+		for (int attempt = 1;; attempt++) {
+			try {
+				launcher.start(pending);
+				return all;
+			}
+			catch (PortsTakenException ex) {
+				if (attempt == BIND_ATTEMPTS) {
+					throw ex;
+				}
+				List<LoopbackPorts.NodePorts> replacements = new ArrayList<>();
+				for (int i = 0; i < all.size(); i++) {
+					if (ex.clientPorts().contains(all.get(i).client())) {
+						LoopbackPorts.NodePorts replacement = ports.nextNode();
+						all.set(i, replacement);
+						replacements.add(replacement);
+					}
+				}
+				pending = replacements;
+			}
+		}
 	}
 
-	private static boolean isFree(int port) {
-		try (ServerSocket socket = new ServerSocket(port)) {
-			socket.setReuseAddress(true);
-			return true;
+	/**
+	 * Returns the port of a node's cluster bus ({@code cluster-port}), which {@code CLUSTER NODES} shows after the
+	 * {@code @}; it is not the client port + 10000.
+	 * @param node the node
+	 * @return its bus port
+	 */
+	public int busPort(RedisNode node) {
+		Integer bus = this.busPorts.get(node.port());
+		if (bus == null) {
+			throw new IllegalStateException(node + " is not a node of " + this);
 		}
-		catch (IOException ex) {
-			return false;
-		}
+		return bus;
+	}
+
+	/** {@code CLUSTER MEET} with the bus port, which Redis would otherwise take to be the client port + 10000. */
+	private void meet(RedisNode seed, String ip, RedisNode node) {
+		withAdmin(seed, (jedis) -> jedis.sendCommand(Protocol.Command.CLUSTER, "MEET", ip,
+				Integer.toString(node.port()), Integer.toString(busPort(node))));
 	}
 
 	private void form() {
@@ -327,7 +366,7 @@ public final class RedisTestCluster implements AutoCloseable {
 		RedisNode seed = this.nodes.get(0);
 		for (RedisNode node : this.nodes.subList(1, this.nodes.size())) {
 			// CLUSTER MEET takes an IP address, whatever name the node is addressed by.
-			withAdmin(seed, (jedis) -> jedis.clusterMeet(meetIp(node), node.port()));
+			meet(seed, meetIp(node), node);
 		}
 		await("every node to know all " + this.nodes.size() + " nodes", () -> this.nodes.stream()
 			.allMatch((node) -> knownNodes(node) == this.nodes.size()), this::describeState);
@@ -427,14 +466,13 @@ public final class RedisTestCluster implements AutoCloseable {
 	 * @return the new node, known to every node
 	 */
 	public RedisNode addMaster() {
-		List<Integer> used = this.nodes.stream().map(RedisNode::port).toList();
-		int port = freePorts(used.size() + 1).stream().filter((p) -> !used.contains(p)).findFirst().orElseThrow();
-		this.launcher.start(List.of(port));
-		RedisNode node = new RedisNode(this.nodes.get(0).host(), port);
+		LoopbackPorts.NodePorts nodePorts = startNodes(this.launcher, this.ports, 1).get(0);
+		this.busPorts.put(nodePorts.client(), nodePorts.bus());
+		RedisNode node = new RedisNode(this.nodes.get(0).host(), nodePorts.client());
 		this.nodes.add(node);
 		this.addedMasters++;
 		RedisNode seed = runningNodes().get(0);
-		withAdmin(seed, (jedis) -> jedis.clusterMeet(meetIp(node), node.port()));
+		meet(seed, meetIp(node), node);
 		await("every node to know the new node " + node, () -> runningNodes().stream()
 			.allMatch((n) -> knownNodes(n) == runningNodes().size()), this::describeState);
 		awaitHealthy();
@@ -810,6 +848,7 @@ public final class RedisTestCluster implements AutoCloseable {
 			this.admins.clear();
 		}
 		this.launcher.close();
+		this.ports.close();
 	}
 
 	private static void await(String what, BooleanSupplier condition, Supplier<String> state) {

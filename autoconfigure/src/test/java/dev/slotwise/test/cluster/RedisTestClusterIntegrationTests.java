@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.regex.Matcher;
@@ -38,6 +39,18 @@ class RedisTestClusterIntegrationTests {
 		assertThat(covered).isEqualTo(16384);
 		for (RedisNode node : cluster.nodes()) {
 			assertThat(cluster.withAdmin(node, Jedis::clusterInfo)).contains("cluster_state:ok");
+		}
+	}
+
+	@Test
+	void everyNodesClientAndBusPortLieOutsideTheEphemeralRange(RedisTestCluster cluster) {
+		int[] ephemeral = LoopbackPorts.ephemeralRange();
+		List<String> lines = cluster.clusterNodes(cluster.nodes().get(0));
+		for (RedisNode node : cluster.nodes()) {
+			int bus = cluster.busPort(node);
+			assertThat(List.of(node.port(), bus)).allSatisfy((port) -> assertThat(port < ephemeral[0]
+					|| port > ephemeral[1]).as("port %d outside %d-%d", port, ephemeral[0], ephemeral[1]).isTrue());
+			assertThat(lines).anyMatch((line) -> line.split(" ")[1].startsWith(node.address() + "@" + bus));
 		}
 	}
 

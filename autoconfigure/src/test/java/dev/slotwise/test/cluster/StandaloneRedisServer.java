@@ -3,14 +3,12 @@ package dev.slotwise.test.cluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -142,20 +140,13 @@ public final class StandaloneRedisServer implements AutoCloseable {
 	}
 
 	/**
-	 * Returns a loopback port nothing listens on now (never 6379); for a server, or for an address that must refuse.
+	 * Returns a loopback port nothing listens on now, outside the ephemeral range and reserved for this JVM (never
+	 * 6379); for a server, or for an address that must refuse.
 	 * @return the port
+	 * @see LoopbackPorts#freePort()
 	 */
 	public static int freePort() {
-		for (int attempt = 0; attempt < 1000; attempt++) {
-			int port = ThreadLocalRandom.current().nextInt(30_001, 40_000);
-			try (ServerSocket socket = new ServerSocket(port)) {
-				return port;
-			}
-			catch (IOException ex) {
-				// Taken; try another.
-			}
-		}
-		throw new IllegalStateException("No free port found");
+		return LoopbackPorts.freePort();
 	}
 
 }
