@@ -41,9 +41,10 @@ class SlotwiseFastPathsIntegrationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertReported(context, output,
-						Map.of("jedis-slot-cache", "active", "spring-data-jedis-topology-type", "active"),
+						Map.of("jedis-slot-cache", "active", "spring-data-jedis-topology-type", "active",
+								"jedis-retry-settings", "active"),
 						"Slotwise fast paths of 'redisConnectionFactory': active jedis-slot-cache, "
-								+ "spring-data-jedis-topology-type");
+								+ "spring-data-jedis-topology-type, jedis-retry-settings");
 			});
 	}
 

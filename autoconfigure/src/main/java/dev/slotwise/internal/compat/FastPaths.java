@@ -34,7 +34,8 @@ public final class FastPaths {
 	 */
 	public static List<FastPath> of(RedisConnectionFactory factory) {
 		if (JEDIS_PRESENT && factory instanceof SlotwiseJedisConnectionFactory) {
-			return List.of(JedisInternals.slotCache(), SpringDataInternals.jedisTopologyType());
+			return List.of(JedisInternals.slotCache(), SpringDataInternals.jedisTopologyType(),
+					JedisInternals.retrySettingsAccess());
 		}
 		if (LETTUCE_PRESENT && factory instanceof SlotwiseLettuceConnectionFactory lettuce) {
 			return Lettuce.of(lettuce);
