@@ -14,9 +14,12 @@ import redis.clients.jedis.builders.ClusterClientBuilder;
  * Bounds the total time Jedis's cluster executor spends on one command by the configured timeout. Jedis retries a
  * command that meets a failed node or a redirect up to {@code maxAttempts} times, sleeping between attempts, until
  * {@code maxTotalRetriesDuration} has passed, which by default is the socket timeout times the attempts: with
- * {@code spring.data.redis.timeout=2s} a caller waits up to 10 s while a master dies. Jedis checks that deadline
- * between attempts, and an attempt that fails fast (a refused connection, a reset one) is what a killed master
- * gives, so a command then fails soon after the timeout.
+ * {@code spring.data.redis.timeout=2s} a caller waits up to 10 s while a master dies.
+ * <p>
+ * Jedis checks its deadline only between attempts, and its back-off sleeps up to the deadline, after which it still
+ * renews its slot cache (over new connections to the seed nodes) and may make one more attempt. So the duration set
+ * is three quarters of the timeout: the last quarter is left for that renewal and that attempt, which fail fast when a
+ * master is killed (a refused or reset connection), so that a command that cannot succeed fails by the timeout.
  * <p>
  * {@link #apply(AbstractClientBuilder)} runs before the application's own client builder customizer and sets the
  * duration; {@link #finish(AbstractClientBuilder)} runs after it and, when the application set the attempts or the
@@ -57,7 +60,7 @@ public final class JedisRetryBudget {
 			return;
 		}
 		// A new instance, so that an application setting an equal duration is still told apart by identity.
-		Duration ours = Duration.ofNanos(this.timeout.toNanos());
+		Duration ours = retryDuration(this.timeout);
 		cluster.maxTotalRetriesDuration(ours);
 		this.applied = new Applied(cluster, before, ours);
 	}
@@ -90,6 +93,15 @@ public final class JedisRetryBudget {
 				+ (ownDuration ? after.maxTotalRetriesDuration() : "Jedis's default, the socket timeout times the attempts")
 				+ "): they apply, and Slotwise does not bound a command's retries by spring.data.redis.timeout ("
 				+ this.timeout + ")");
+	}
+
+	/**
+	 * Returns the total retry duration for a timeout: three quarters of it.
+	 * @param timeout the timeout
+	 * @return the duration, a new instance
+	 */
+	static Duration retryDuration(Duration timeout) {
+		return Duration.ofNanos(timeout.toNanos() / 4 * 3);
 	}
 
 	/**

@@ -25,11 +25,11 @@ class JedisRetryBudgetTests {
 	private final JedisRetryBudget budget = new JedisRetryBudget(Duration.ofSeconds(1));
 
 	@Test
-	void timeoutBecomesTheTotalRetryDuration(CapturedOutput output) {
+	void threeQuartersOfTheTimeoutBecomeTheTotalRetryDuration(CapturedOutput output) {
 		RedisClusterClient.Builder builder = RedisClusterClient.builder();
 		this.budget.apply(builder);
 		this.budget.finish(builder);
-		assertThat(JedisInternals.retrySettings(builder)).isEqualTo(new RetrySettings(5, Duration.ofSeconds(1)));
+		assertThat(JedisInternals.retrySettings(builder)).isEqualTo(new RetrySettings(5, Duration.ofMillis(750)));
 		assertThat(output).doesNotContain("JedisClientBuilderCustomizer");
 	}
 
@@ -45,10 +45,10 @@ class JedisRetryBudgetTests {
 	}
 
 	@Test
-	void applicationDurationEqualToTheTimeoutStillWins(CapturedOutput output) {
+	void applicationDurationEqualToOursStillWins(CapturedOutput output) {
 		RedisClusterClient.Builder builder = RedisClusterClient.builder();
 		this.budget.apply(builder);
-		builder.maxTotalRetriesDuration(Duration.ofSeconds(1));
+		builder.maxTotalRetriesDuration(Duration.ofMillis(750));
 		this.budget.finish(builder);
 		assertThat(output).containsOnlyOnce("The application's JedisClientBuilderCustomizer");
 	}
