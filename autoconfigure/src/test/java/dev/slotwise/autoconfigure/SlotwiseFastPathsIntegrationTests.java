@@ -42,9 +42,11 @@ class SlotwiseFastPathsIntegrationTests {
 				assertThat(context).hasNotFailed();
 				assertReported(context, output,
 						Map.of("spring-boot-factory-replacement", "active", "jedis-slot-cache", "active",
-								"spring-data-jedis-topology-type", "active", "spring-data-jedis-pipeline-replay", "active"),
+								"spring-data-jedis-topology-type", "active", "spring-data-jedis-pipeline-replay", "active",
+								"jedis-retry-settings", "active"),
 						"Slotwise fast paths of 'redisConnectionFactory': active spring-boot-factory-replacement, "
-								+ "jedis-slot-cache, spring-data-jedis-topology-type, spring-data-jedis-pipeline-replay");
+								+ "jedis-slot-cache, spring-data-jedis-topology-type, spring-data-jedis-pipeline-replay, "
+								+ "jedis-retry-settings");
 			});
 	}
 

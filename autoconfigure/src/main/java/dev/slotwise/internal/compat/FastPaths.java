@@ -35,7 +35,8 @@ public final class FastPaths {
 	public static List<FastPath> of(RedisConnectionFactory factory) {
 		if (JEDIS_PRESENT && factory instanceof SlotwiseJedisConnectionFactory) {
 			return List.of(SpringBootInternals.factoryReplacement(), JedisInternals.slotCache(),
-					SpringDataInternals.jedisTopologyType(), SpringDataInternals.jedisPipelineReplay());
+					SpringDataInternals.jedisTopologyType(), SpringDataInternals.jedisPipelineReplay(),
+					JedisInternals.retrySettingsAccess());
 		}
 		if (LETTUCE_PRESENT && factory instanceof SlotwiseLettuceConnectionFactory lettuce) {
 			return Lettuce.of(lettuce);

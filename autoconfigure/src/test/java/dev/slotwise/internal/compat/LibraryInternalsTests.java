@@ -33,6 +33,15 @@ class LibraryInternalsTests {
 	}
 
 	@Test
+	void jedisRetrySettingsAreReadable() {
+		assertThat(JedisInternals.retrySettingsAccess().problem()).isNull();
+		redis.clients.jedis.RedisClusterClient.Builder builder = redis.clients.jedis.RedisClusterClient.builder();
+		builder.maxAttempts(3).maxTotalRetriesDuration(java.time.Duration.ofMillis(700));
+		assertThat(JedisInternals.retrySettings(builder))
+			.isEqualTo(new JedisInternals.RetrySettings(3, java.time.Duration.ofMillis(700)));
+	}
+
+	@Test
 	void lettuceEndpointChannelIsReachable() {
 		assertThat(LettuceInternals.batchWrite().problem()).isNull();
 	}
