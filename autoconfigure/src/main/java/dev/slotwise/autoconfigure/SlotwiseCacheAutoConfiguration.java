@@ -44,8 +44,6 @@ import org.springframework.util.ClassUtils;
 @ConditionalOnClass({ RedisCacheManagerBuilderCustomizer.class, RedisCacheManager.class })
 @ConditionalOnBooleanProperty(name = "slotwise.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "slotwise.keyspace.enabled", matchIfMissing = true)
-// The key walks ride on the multi-key feature's connections for now: without them a cluster has no cluster-wide scan.
-@ConditionalOnBooleanProperty(name = "slotwise.multikey.enabled", matchIfMissing = true)
 @Conditional(OnSupportedLibrariesCondition.class)
 public final class SlotwiseCacheAutoConfiguration {
 

@@ -18,7 +18,7 @@ import org.springframework.data.redis.core.Cursor;
  * Data Redis's cache writer hands Slotwise's {@link ClusterCacheClear} the connection, whose {@code scan(options)}
  * returns this cursor, and only then can the scan know it is a clear.
  */
-final class ClusterScanCursor implements Cursor<byte[]>, RemovingScan {
+final class ClusterScanCursor implements Cursor<byte[]> {
 
 	private final Scans scans;
 
@@ -106,12 +106,6 @@ final class ClusterScanCursor implements Cursor<byte[]>, RemovingScan {
 		byte[] key = this.page.get(this.index++);
 		this.position++;
 		return key;
-	}
-
-	@Override
-	public byte[][] claimRemoved(byte[][] keys) {
-		ClusterScan scan = this.scan;
-		return (scan != null) ? scan.claimRemoved(keys) : keys;
 	}
 
 	@Override
