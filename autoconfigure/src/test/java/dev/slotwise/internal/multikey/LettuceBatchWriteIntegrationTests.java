@@ -106,28 +106,28 @@ class LettuceBatchWriteIntegrationTests {
 			runner(cluster).withPropertyValues("slotwise.enabled=" + slotwise, "slotwise.pool.prewarm=false")
 				.withUserConfiguration(ListeningClient.class)
 				.run((context) -> {
-				assertThat(context).hasNotFailed();
-				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
-				List<String> keys = populate(template);
-				MgetListener listener = context.getBean(MgetListener.class);
-				BufferCounter counter = context.getBean(BufferCounter.class);
-				List<String> request = pick(keys, 11);
-				assertThat(template.opsForValue().multiGet(request)).isEqualTo(valuesOf(request));
-				cluster.resetStats();
-				listener.reset();
-				long before = counter.buffers.get();
-				assertThat(template.opsForValue().multiGet(request)).isEqualTo(valuesOf(request));
-				long buffers = counter.buffers.get() - before;
-				long mgets = mgets(cluster);
-				assertThat(mgets).isEqualTo(slots(request));
-				assertThat(listener.started.get()).as("MGETs the listener heard start").isEqualTo(mgets);
-				assertThat(listener.succeeded.get()).as("MGETs the listener heard succeed").isEqualTo(mgets);
-				assertThat(listener.failed.get()).isZero();
-				if (slotwise) {
-					assertThat(buffers).as("buffers written for %d MGETs", mgets).isBetween(3L, 6L);
-				}
-				heard[slotwise ? 0 : 1] = listener.succeeded.get();
-			});
+					assertThat(context).hasNotFailed();
+					StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+					List<String> keys = populate(template);
+					MgetListener listener = context.getBean(MgetListener.class);
+					BufferCounter counter = context.getBean(BufferCounter.class);
+					List<String> request = pick(keys, 11);
+					assertThat(template.opsForValue().multiGet(request)).isEqualTo(valuesOf(request));
+					cluster.resetStats();
+					listener.reset();
+					long before = counter.buffers.get();
+					assertThat(template.opsForValue().multiGet(request)).isEqualTo(valuesOf(request));
+					long buffers = counter.buffers.get() - before;
+					long mgets = mgets(cluster);
+					assertThat(mgets).isEqualTo(slots(request));
+					assertThat(listener.started.get()).as("MGETs the listener heard start").isEqualTo(mgets);
+					assertThat(listener.succeeded.get()).as("MGETs the listener heard succeed").isEqualTo(mgets);
+					assertThat(listener.failed.get()).isZero();
+					if (slotwise) {
+						assertThat(buffers).as("buffers written for %d MGETs", mgets).isBetween(3L, 6L);
+					}
+					heard[slotwise ? 0 : 1] = listener.succeeded.get();
+				});
 		}
 		assertThat(heard[0]).as("heard with Slotwise").isEqualTo(heard[1]);
 	}
