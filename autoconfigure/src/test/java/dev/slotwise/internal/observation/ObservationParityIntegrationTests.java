@@ -11,9 +11,9 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 
-import dev.slotwise.internal.keyspace.ClusterCacheClear;
 import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
 import dev.slotwise.autoconfigure.SlotwiseObservationAutoConfiguration;
+import dev.slotwise.internal.keyspace.ClusterCacheClear;
 import dev.slotwise.internal.metrics.MultiKeyMeters;
 import dev.slotwise.internal.routing.SlotHash;
 import dev.slotwise.test.cluster.RedisNode;
