@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import dev.slotwise.internal.compat.FastPath;
-import dev.slotwise.internal.compat.FastPaths;
+import dev.slotwise.internal.health.FastPaths;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.codec.ByteArrayCodec;

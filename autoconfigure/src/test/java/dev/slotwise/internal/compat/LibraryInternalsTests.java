@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;
 
+import dev.slotwise.internal.health.FastPaths;
 import io.lettuce.core.CommandListenerWriter;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.ScanArgs;

@@ -1,10 +1,15 @@
-package dev.slotwise.internal.compat;
+package dev.slotwise.internal.health;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.slotwise.internal.compat.FastPath;
+import dev.slotwise.internal.compat.JedisInternals;
+import dev.slotwise.internal.compat.LettuceInternals;
+import dev.slotwise.internal.compat.SpringBootInternals;
+import dev.slotwise.internal.compat.SpringDataInternals;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
 
