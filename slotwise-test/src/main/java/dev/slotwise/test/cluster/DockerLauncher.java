@@ -20,6 +20,10 @@ final class DockerLauncher implements NodeLauncher {
 
 	private static final DockerImageName IMAGE = DockerImageName.parse("redis:7.4");
 
+	/** Why container mode cannot run where {@link #isAvailable()} is false. */
+	static final String UNAVAILABLE = "No Docker engine answered (or Testcontainers is not on the class path), so a "
+			+ "test cluster in a container cannot run here; local redis-server processes need neither";
+
 	private GenericContainer<?> container;
 
 	/** The cluster bus port of each node, by client port, for restarts. */

@@ -71,6 +71,22 @@ public final class ClusterSecurity {
 	}
 
 	/**
+	 * Returns the user the application connects as.
+	 * @return the ACL user, {@code null} unless the mode is {@link #aclUser(String, String)}
+	 */
+	public String username() {
+		return this.user;
+	}
+
+	/**
+	 * Returns the password the application connects with.
+	 * @return the default user's or the ACL user's password, {@code null} when the mode needs none
+	 */
+	public String password() {
+		return (this.user != null) ? this.userPassword : this.requirePass;
+	}
+
+	/**
 	 * Returns the TLS files of a TLS-only cluster.
 	 * @return the certificates, {@code null} when the cluster is not TLS-only
 	 */
