@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Container.ExecResult;
 import org.testcontainers.containers.GenericContainer;
@@ -24,7 +25,7 @@ final class DockerLauncher implements NodeLauncher {
 	static final String UNAVAILABLE = "No Docker engine answered (or Testcontainers is not on the class path), so a "
 			+ "test cluster in a container cannot run here; local redis-server processes need neither";
 
-	private GenericContainer<?> container;
+	private @Nullable GenericContainer<?> container;
 
 	/** The cluster bus port of each node, by client port, for restarts. */
 	private final Map<Integer, Integer> busPorts = new ConcurrentHashMap<>();

@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.pem.PemSslStoreBundle;
@@ -23,17 +25,17 @@ final class RedisClusterConnectionDetails implements DataRedisConnectionDetails 
 	}
 
 	@Override
-	public String getUsername() {
+	public @Nullable String getUsername() {
 		return this.cluster.security().username();
 	}
 
 	@Override
-	public String getPassword() {
+	public @Nullable String getPassword() {
 		return this.cluster.security().password();
 	}
 
 	@Override
-	public SslBundle getSslBundle() {
+	public @Nullable SslBundle getSslBundle() {
 		TlsCertificates tls = this.cluster.security().tlsCertificates();
 		if (tls == null) {
 			return null;

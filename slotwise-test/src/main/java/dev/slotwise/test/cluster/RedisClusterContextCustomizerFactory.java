@@ -2,6 +2,8 @@ package dev.slotwise.test.cluster;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
@@ -19,7 +21,7 @@ class RedisClusterContextCustomizerFactory implements ContextCustomizerFactory {
 			+ "DataRedisConnectionDetails";
 
 	@Override
-	public ContextCustomizer createContextCustomizer(Class<?> testClass,
+	public @Nullable ContextCustomizer createContextCustomizer(Class<?> testClass,
 			List<ContextConfigurationAttributes> configAttributes) {
 		if (!ClassUtils.isPresent(CONNECTION_DETAILS, testClass.getClassLoader())) {
 			return null;

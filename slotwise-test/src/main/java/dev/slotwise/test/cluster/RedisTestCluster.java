@@ -14,6 +14,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -70,7 +71,7 @@ public final class RedisTestCluster implements AutoCloseable {
 	private volatile int portOffset;
 
 	/** The IP every node announces ({@code cluster-announce-ip}), or {@code null} when they announce none. */
-	private volatile String announcedIp;
+	private volatile @Nullable String announcedIp;
 
 	/** How the nodes admit clients; the admin connections follow it. */
 	private volatile ClusterSecurity security = ClusterSecurity.NONE;
