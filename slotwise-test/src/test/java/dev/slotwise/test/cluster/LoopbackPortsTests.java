@@ -1,13 +1,14 @@
 package dev.slotwise.test.cluster;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
-import dev.slotwise.test.jvm.ForkedJvm;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -68,11 +69,16 @@ class LoopbackPortsTests {
 		assertThat(probe(start)).isEqualTo("unclaimed");
 	}
 
+	/** Asks another JVM whether it can lock a block, as a second test run on the machine would. */
 	private static String probe(int start) throws IOException, InterruptedException {
-		ForkedJvm.Result result = ForkedJvm.run(String.join(java.io.File.pathSeparator, ForkedJvm.testClassPath()),
-				List.of(), LoopbackPortsProbe.class, Integer.toString(start));
-		assertThat(result.exitValue()).as(result.output()).isZero();
-		return result.output().trim();
+		Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("java.class.path"), LoopbackPortsProbe.class.getName(), Integer.toString(start))
+			.redirectErrorStream(true)
+			.start();
+		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		assertThat(process.waitFor(1, TimeUnit.MINUTES)).isTrue();
+		assertThat(process.exitValue()).as(output).isZero();
+		return output.trim();
 	}
 
 	/** Runs in the forked JVM: tells whether a block's lock can be taken there. */

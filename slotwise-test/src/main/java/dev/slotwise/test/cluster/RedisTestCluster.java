@@ -14,6 +14,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -70,7 +71,7 @@ public final class RedisTestCluster implements AutoCloseable {
 	private volatile int portOffset;
 
 	/** The IP every node announces ({@code cluster-announce-ip}), or {@code null} when they announce none. */
-	private volatile String announcedIp;
+	private volatile @Nullable String announcedIp;
 
 	/** How the nodes admit clients; the admin connections follow it. */
 	private volatile ClusterSecurity security = ClusterSecurity.NONE;
@@ -791,7 +792,7 @@ public final class RedisTestCluster implements AutoCloseable {
 	public void awaitSeenAsMasterByAll(RedisNode node) {
 		String address = node.host() + ":" + node.port() + "@";
 		await("every node to see " + node + " as master", () -> {
-			for (RedisNode other : nodes()) {
+			for (RedisNode other : runningNodes()) {
 				if (clusterNodes(other).stream()
 					.noneMatch((line) -> line.contains(address) && line.contains("master") && !line.contains("fail"))) {
 					return false;
@@ -799,6 +800,140 @@ public final class RedisTestCluster implements AutoCloseable {
 			}
 			return true;
 		}, () -> "", Duration.ofSeconds(20));
+	}
+
+	/**
+	 * Fails a master over to one of its replicas gracefully, as an operator or an upgrade does: waits until the
+	 * replica has the master's whole replication stream, sends {@code CLUSTER FAILOVER} to it, and returns once every
+	 * node sees the replica as master and the cluster is healthy again (the old master follows the new one).
+	 * @param master the master to fail over
+	 * @return the new master
+	 * @throws IllegalStateException when the master has no replica, or the failover does not complete in time
+	 */
+	public RedisNode failover(RedisNode master) {
+		RedisNode replica = replicasToPromote(master).get(0);
+		awaitReplicated(master, Duration.ofSeconds(10));
+		withAdmin(replica, (jedis) -> jedis.sendCommand(Protocol.Command.CLUSTER, "FAILOVER"));
+		awaitSeenAsMasterByAll(replica);
+		awaitHealthy();
+		return replica;
+	}
+
+	/**
+	 * Kills a master abruptly, as a crash would, and returns once one of its replicas has been elected in its place
+	 * and every running node sees the replica as master. The cluster counts the killed node as failed until it is
+	 * {@link #restartAndAwaitHealthy(RedisNode) restarted}.
+	 * @param master the master to kill
+	 * @return the replica that took over
+	 * @throws IllegalStateException when the master has no replica, or none takes over in time
+	 */
+	public RedisNode killMaster(RedisNode master) {
+		List<RedisNode> replicas = replicasToPromote(master);
+		awaitReplicated(master, Duration.ofSeconds(10));
+		kill(master);
+		await("a replica of the killed " + master + " to take over", () -> replicas.stream().anyMatch(this::isMasterNow),
+				this::describeState, Duration.ofSeconds(30));
+		RedisNode promoted = replicas.stream().filter(this::isMasterNow).findFirst().orElseThrow();
+		awaitSeenAsMasterByAll(promoted);
+		return promoted;
+	}
+
+	/**
+	 * Starts a node again after {@link #kill(RedisNode)} or {@link #killMaster(RedisNode)} and returns once it has
+	 * rejoined (a killed master comes back as a replica of the node that took over) and the cluster is healthy.
+	 * @param node the killed node
+	 */
+	public void restartAndAwaitHealthy(RedisNode node) {
+		restart(node);
+		awaitHealthy();
+	}
+
+	/**
+	 * Moves a hash slot and its keys to another master, as a resharding tool does ({@code CLUSTER SETSLOT IMPORTING}
+	 * on the target, {@code MIGRATING} on the source, {@code MIGRATE} of every key, then {@code CLUSTER SETSLOT NODE}
+	 * on the target, the source and the other masters), and returns once every running node agrees the target
+	 * serves the slot.
+	 * @param slot the slot, 0..16383
+	 * @param target the master to move it to
+	 */
+	public void migrateSlot(int slot, RedisNode target) {
+		RedisNode source = masterServingSlot(slot);
+		if (source.equals(target)) {
+			return;
+		}
+		String sourceId = withAdmin(source, Jedis::clusterMyId);
+		String targetId = withAdmin(target, Jedis::clusterMyId);
+		withAdmin(target, (jedis) -> jedis.clusterSetSlotImporting(slot, sourceId));
+		withAdmin(source, (jedis) -> jedis.clusterSetSlotMigrating(slot, targetId));
+		while (true) {
+			List<String> keys = withAdmin(source, (jedis) -> jedis.clusterGetKeysInSlot(slot, 100));
+			if (keys.isEmpty()) {
+				break;
+			}
+			List<String> arguments = new ArrayList<>(List.of(meetIp(target), Integer.toString(target.port()), "", "0",
+					"5000"));
+			arguments.addAll(this.security.migrateAuthentication());
+			arguments.add("KEYS");
+			arguments.addAll(keys);
+			withAdmin(source, (jedis) -> jedis.sendCommand(Protocol.Command.MIGRATE, arguments.toArray(new String[0])));
+		}
+		// The target first, so that no node redirects to a target that still only imports the slot.
+		List<RedisNode> order = new ArrayList<>(List.of(target, source));
+		masters().stream().filter((master) -> !order.contains(master)).forEach(order::add);
+		for (RedisNode master : order) {
+			withAdmin(master, (jedis) -> jedis.clusterSetSlotNode(slot, targetId));
+		}
+		String address = target.host() + ":" + announcedPort(target) + "@";
+		await("every node to see slot " + slot + " served by " + target, () -> runningNodes().stream()
+			.allMatch((node) -> clusterNodes(node).stream()
+				.filter((line) -> line.contains(address) || line.contains(" " + meetIp(target) + ":"
+						+ announcedPort(target) + "@"))
+				.anyMatch((line) -> servesSlot(line, slot))), this::describeState, Duration.ofSeconds(20));
+	}
+
+	static boolean servesSlot(String line, int slot) {
+		String[] fields = line.split(" ");
+		for (int i = 8; i < fields.length; i++) {
+			if (fields[i].startsWith("[")) {
+				continue;
+			}
+			String[] range = fields[i].split("-");
+			int first = Integer.parseInt(range[0]);
+			int last = (range.length > 1) ? Integer.parseInt(range[1]) : first;
+			if (slot >= first && slot <= last) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Pauses one node's clients for a while ({@code CLIENT PAUSE}): their commands wait, their connections stay open,
+	 * and the cluster bus goes on, so the cluster does not fail the node over; a slow or stalled node as clients see
+	 * it. Returns at once; the node resumes by itself when the time is up.
+	 * @param node the node
+	 * @param duration how long it pauses
+	 */
+	public void pause(RedisNode node, Duration duration) {
+		withAdmin(node, (jedis) -> jedis.clientPause(duration.toMillis()));
+	}
+
+	private List<RedisNode> replicasToPromote(RedisNode master) {
+		List<RedisNode> replicas = replicasOf(master);
+		if (replicas.isEmpty()) {
+			throw new IllegalStateException(master + " has no replica to take over; start the cluster with "
+					+ "replicasPerMaster of 1 or more");
+		}
+		return replicas;
+	}
+
+	private boolean isMasterNow(RedisNode node) {
+		try {
+			return isMaster(node);
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Container.ExecResult;
 import org.testcontainers.containers.GenericContainer;
@@ -20,7 +21,11 @@ final class DockerLauncher implements NodeLauncher {
 
 	private static final DockerImageName IMAGE = DockerImageName.parse("redis:7.4");
 
-	private GenericContainer<?> container;
+	/** Why container mode cannot run where {@link #isAvailable()} is false. */
+	static final String UNAVAILABLE = "No Docker engine answered (or Testcontainers is not on the class path), so a "
+			+ "test cluster in a container cannot run here; local redis-server processes need neither";
+
+	private @Nullable GenericContainer<?> container;
 
 	/** The cluster bus port of each node, by client port, for restarts. */
 	private final Map<Integer, Integer> busPorts = new ConcurrentHashMap<>();

@@ -3,6 +3,7 @@ package dev.slotwise.test.cluster;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.DefaultJedisClientConfig;
 
 /**
@@ -21,18 +22,18 @@ public final class ClusterSecurity {
 
 	private static final String ADMIN_PASSWORD = "slotwise-test-admin-secret";
 
-	private final String requirePass;
+	private final @Nullable String requirePass;
 
-	private final String user;
+	private final @Nullable String user;
 
-	private final String userPassword;
+	private final @Nullable String userPassword;
 
-	private final String userRules;
+	private final @Nullable String userRules;
 
-	private final TlsCertificates tls;
+	private final @Nullable TlsCertificates tls;
 
-	private ClusterSecurity(String requirePass, String user, String userPassword, String userRules,
-			TlsCertificates tls) {
+	private ClusterSecurity(@Nullable String requirePass, @Nullable String user, @Nullable String userPassword,
+			@Nullable String userRules, @Nullable TlsCertificates tls) {
 		this.requirePass = requirePass;
 		this.user = user;
 		this.userPassword = userPassword;
@@ -71,10 +72,26 @@ public final class ClusterSecurity {
 	}
 
 	/**
+	 * Returns the user the application connects as.
+	 * @return the ACL user, {@code null} unless the mode is {@link #aclUser(String, String)}
+	 */
+	public @Nullable String username() {
+		return this.user;
+	}
+
+	/**
+	 * Returns the password the application connects with.
+	 * @return the default user's or the ACL user's password, {@code null} when the mode needs none
+	 */
+	public @Nullable String password() {
+		return (this.user != null) ? this.userPassword : this.requirePass;
+	}
+
+	/**
 	 * Returns the TLS files of a TLS-only cluster.
 	 * @return the certificates, {@code null} when the cluster is not TLS-only
 	 */
-	public TlsCertificates tlsCertificates() {
+	public @Nullable TlsCertificates tlsCertificates() {
 		return this.tls;
 	}
 
