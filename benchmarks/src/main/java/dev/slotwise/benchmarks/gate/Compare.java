@@ -30,9 +30,9 @@ import java.util.Optional;
  * <p>
  * Beside the comparisons, the candidate run's two Slotwise paths are held to each other (see {@link #CLIENT_LIMITS}):
  * the Lettuce path's time at 1,000 keys divided by the Jedis path's, same run, must not exceed a fixed limit by
- * more than its 95% interval. Both paths run on the same engine, so a ratio that drifts is a slowdown of one
- * client's transport, which the baseline (Spring Data over Lettuce) does not see: Slotwise over Lettuce went from
- * 1.10x to 1.18-1.24x the Jedis path's time without a single gated comparison (issue 27).
+ * more than its 95% interval. Both paths run on the same engine, so a ratio that drifts means one client's path
+ * changed speed, which the comparisons against Spring Data over Lettuce do not show: Slotwise over Lettuce went from
+ * about 1.1x to 1.15-1.24x the Jedis path's time (the Jedis path got faster) and the gate did not notice (issue 27).
  * <p>
  * {@code java -cp benchmarks.jar dev.slotwise.benchmarks.gate.Compare [--threshold 0.10] [--unstable 0.25]
  * [--gate ratio|absolute|both] BASELINE CANDIDATE} with JMH JSON files or run folders.
