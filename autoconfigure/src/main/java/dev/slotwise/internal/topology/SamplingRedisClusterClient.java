@@ -1,5 +1,7 @@
 package dev.slotwise.internal.topology;
 
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -9,6 +11,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -25,11 +29,13 @@ import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.event.connection.ReconnectFailedEvent;
 import io.lettuce.core.json.JsonParser;
 import io.lettuce.core.resource.ClientResources;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
 
 /**
  * A Lettuce {@link RedisClusterClient} whose topology refreshes ask a few random nodes instead of every node.
@@ -51,6 +57,17 @@ import org.jspecify.annotations.Nullable;
  * adaptive and periodic triggers and the multi-key engine alike. There it runs one at a time and starts no sooner
  * than the {@link RefreshPacer} allows; a refresh asked for too soon is skipped and the current partitions stay, as
  * they do when a refresh fails.
+ * <p>
+ * One exception to that pacing is the failover watch ({@link #watchFailover()}), so that a promotion is seen soon
+ * after it happens instead of after a back-off meant for a quiet cluster and whatever call triggers come next. It
+ * starts when a refresh shows a master that serves slots as suspected or failed, or when Lettuce fails to reconnect
+ * to such a master (published on the client resources' event bus). While it runs, it asks one node itself and the
+ * paced refreshes are skipped: a replica of the failing master (a replica knows of its own promotion first) every
+ * {@value #WATCH_INTERVAL_MILLIS} ms once a view shows the failure, and before that one random node every
+ * {@value #SUSPICION_INTERVAL_MILLIS} ms for as long as reconnects to the master keep failing. It ends when no
+ * failover is under way and no reconnect failed for {@value #DEMAND_WINDOW_MILLIS} ms, or after
+ * {@value #WATCH_LIMIT_MILLIS} ms, after which no watch starts for the cache time-to-live unless a refresh shows a
+ * change. Refresh requests alone (redirects, failed calls) never start one: they stay paced.
  */
 final class SamplingRedisClusterClient extends RedisClusterClient {
 
@@ -84,7 +101,53 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	/** Whether a view of the last refresh showed a master that serves slots as suspected or failed. */
 	private volatile boolean suspected;
 
+	/** The ids of the masters a view of the last refresh showed as suspected or failed. */
+	private volatile Set<String> failing = Set.of();
+
 	private final AtomicReference<@Nullable CompletableFuture<Void>> refreshing = new AtomicReference<>();
+
+	/** How often the failover watch asks a replica of the failing master. */
+	static final long WATCH_INTERVAL_MILLIS = 250;
+
+	/** How often the failover watch asks a random node while only callers, not the cluster, see a failure. */
+	static final long SUSPICION_INTERVAL_MILLIS = 500;
+
+	/**
+	 * The longest a failover watch lasts: the cluster promotes a replica within about a second of agreeing that its
+	 * master failed, which itself follows the failure within about the cluster's node timeout. A failover that does
+	 * not come by then (no replica able to take over) is left to the paced refreshes.
+	 */
+	static final long WATCH_LIMIT_MILLIS = 5000;
+
+	/**
+	 * How long after the last failed reconnect to a master the failover watch keeps asking while the cluster shows
+	 * nothing: Lettuce's reconnect attempts back off to a second and more between attempts.
+	 */
+	static final long DEMAND_WINDOW_MILLIS = 2000;
+
+	/** {@link System#nanoTime()} of the last failed reconnect to a master; valid when {@link #demandSeen}. */
+	private volatile long demandedAt;
+
+	private volatile boolean demandSeen;
+
+	/** The subscription to reconnect failures on the client's event bus, disposed at shutdown. */
+	private final @Nullable Disposable reconnectFailures;
+
+	/** {@link System#nanoTime()} before which no failover watch starts: the last one ran out. */
+	private volatile long watchCooldownUntil;
+
+	private volatile boolean watchCooledDown;
+
+	/** Whether a failover watch is scheduled or running. */
+	private final AtomicBoolean watching = new AtomicBoolean();
+
+	/** {@link System#nanoTime()} when the current failover watch started. */
+	private volatile long watchStartedAt;
+
+	private volatile boolean shutDown;
+
+	/** The sources of a failover-watch refresh starting on this thread. */
+	private final ThreadLocal<@Nullable List<RedisURI>> watchSources = new ThreadLocal<>();
 
 	/** The sources of the attempt running on this thread, read back by {@link #getTopologyRefreshSource()}. */
 	private final ThreadLocal<@Nullable List<RedisURI>> plannedSources = new ThreadLocal<>();
@@ -103,6 +166,51 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		this.pacer = new RefreshPacer(settings.minRefreshInterval(), settings.cacheTtl());
 		this.minIntervalNanos = settings.minRefreshInterval().toNanos();
 		this.maxQuietNanos = Math.max(this.minIntervalNanos, settings.cacheTtl().toNanos());
+		this.reconnectFailures = getResources().eventBus()
+			.get()
+			.filter(ReconnectFailedEvent.class::isInstance)
+			.subscribe((event) -> reconnectFailed(((ReconnectFailedEvent) event).remoteAddress()));
+	}
+
+	/**
+	 * A connection to a node could not be re-established: when the node is a master that serves slots, callers of
+	 * its slots fail until the cluster promotes a replica, which a failover watch then sees.
+	 */
+	private void reconnectFailed(SocketAddress remote) {
+		Partitions partitions = this.known;
+		if (this.shutDown || partitions == null || this.minIntervalNanos == 0
+				|| !(remote instanceof InetSocketAddress address)) {
+			return;
+		}
+		boolean master = false;
+		for (RedisClusterNode node : partitions) {
+			RedisURI uri = node.getUri();
+			if (uri != null && node.is(NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()
+					&& uri.getPort() == address.getPort() && (uri.getHost().equals(address.getHostString())
+							|| (address.getAddress() != null
+									&& uri.getHost().equals(address.getAddress().getHostAddress())))) {
+				master = true;
+				break;
+			}
+		}
+		if (!master) {
+			return;
+		}
+		demand();
+		long now = System.nanoTime();
+		if ((!this.watchCooledDown || now - this.watchCooldownUntil >= 0) && this.watching.compareAndSet(false, true)) {
+			this.watchStartedAt = now;
+			scheduleWatch(!watchSources(partitions).isEmpty());
+		}
+	}
+
+	private void demand() {
+		this.demandedAt = System.nanoTime();
+		this.demandSeen = true;
+	}
+
+	private boolean demandedRecently(long now) {
+		return this.demandSeen && now - this.demandedAt < TimeUnit.MILLISECONDS.toNanos(DEMAND_WINDOW_MILLIS);
 	}
 
 	/**
@@ -135,32 +243,50 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 			return running;
 		}
 		long now = System.nanoTime();
-		if ((this.quiet && now - this.quietUntil < 0) || !this.pacer.tryStart(now)) {
+		// While a failover watch runs, it asks for the topology itself, more cheaply (one node) and more often.
+		if (this.watching.get() || (this.quiet && now - this.quietUntil < 0) || !this.pacer.tryStart(now)) {
 			this.refreshing.set(null);
 			mine.complete(null);
 			return mine;
 		}
+		return refresh(mine, null);
+	}
+
+	/**
+	 * Runs one refresh, this client's single flight already claimed with {@code mine}.
+	 * @param sources the nodes to ask (a failover watch), or {@code null} for a random sample of the candidates
+	 */
+	private CompletableFuture<Void> refresh(CompletableFuture<Void> mine, @Nullable List<RedisURI> sources) {
 		if (logger.isDebugEnabled()) {
-			logger.debug("Topology refresh starting (" + this.unchanged + " unchanged before it)");
+			logger.debug("Topology refresh starting (" + ((sources != null) ? "failover watch asking " + sources
+					: this.unchanged + " unchanged before it") + ")");
 		}
 		String before = fingerprint(this.known);
 		CompletionStage<Void> refresh;
+		this.watchSources.set(sources);
 		try {
 			refresh = super.refreshPartitionsAsync();
 		}
 		catch (RuntimeException ex) {
 			refresh = CompletableFuture.failedFuture(ex);
 		}
+		finally {
+			this.watchSources.remove();
+		}
 		refresh.whenComplete((ignored, failure) -> {
+			boolean same = true;
 			if (failure == null) {
 				this.pacer.succeeded();
-				boolean same = before.equals(fingerprint(this.known));
+				same = before.equals(fingerprint(this.known));
 				settle(same, settled(this.known), this.suspected);
 				if (logger.isDebugEnabled()) {
 					logger.debug("Topology refresh found " + (same ? "the same topology; quiet for "
 							+ Duration.ofNanos(this.quietUntil - System.nanoTime()).toMillis() + " ms"
 							: "a change:\n" + fingerprint(this.known)));
 				}
+			}
+			else if (sources != null) {
+				logger.debug("Failover watch could not ask " + sources + ": " + failure.getMessage());
 			}
 			else if (this.pacer.failed(failure)) {
 				logger.warn("Could not refresh the Redis Cluster topology; the current one stays in use until a refresh "
@@ -173,8 +299,132 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 			else {
 				mine.completeExceptionally(failure);
 			}
+			// A watch that asked a node that failed (the dead master itself, say) asks another at its next step.
+			continueWatch(sources != null, same);
 		});
 		return mine;
+	}
+
+	/**
+	 * After a refresh: starts a failover watch when the topology shows a failover under way, continues a running one
+	 * while that lasts or reconnects to the master keep failing, and otherwise ends it.
+	 * @param fromWatch whether the refresh was the watch's own
+	 * @param same whether it found the topology as it was
+	 */
+	private void continueWatch(boolean fromWatch, boolean same) {
+		if (this.shutDown || this.minIntervalNanos == 0) {
+			this.watching.set(false);
+			return;
+		}
+		long now = System.nanoTime();
+		if (!same) {
+			this.watchCooledDown = false;
+		}
+		boolean underWay = !watchSources(this.known).isEmpty();
+		if (fromWatch) {
+			boolean reconnectsFail = demandedRecently(now);
+			if (now - this.watchStartedAt >= TimeUnit.MILLISECONDS.toNanos(WATCH_LIMIT_MILLIS)) {
+				this.watchCooldownUntil = now + this.maxQuietNanos;
+				this.watchCooledDown = true;
+				this.watching.set(false);
+			}
+			else if (underWay || reconnectsFail) {
+				scheduleWatch(underWay);
+			}
+			else {
+				this.watching.set(false);
+			}
+			return;
+		}
+		if (this.watchCooledDown && now - this.watchCooldownUntil < 0) {
+			return;
+		}
+		if (underWay && this.watching.compareAndSet(false, true)) {
+			this.watchStartedAt = now;
+			scheduleWatch(underWay);
+		}
+	}
+
+	private void scheduleWatch(boolean underWay) {
+		try {
+			getResources().eventExecutorGroup()
+				.schedule(this::watchFailover, underWay ? WATCH_INTERVAL_MILLIS : SUSPICION_INTERVAL_MILLIS,
+						TimeUnit.MILLISECONDS);
+		}
+		catch (RuntimeException ex) {
+			// The resources are shutting down: no more watching.
+			this.watching.set(false);
+		}
+	}
+
+	/**
+	 * One step of the failover watch: asks one replica of a master that is suspected or failed whether it took over
+	 * (a replica knows of its own promotion first), bypassing the pacing; a refresh already running stands in for it.
+	 */
+	void watchFailover() {
+		if (this.shutDown) {
+			this.watching.set(false);
+			return;
+		}
+		long now = System.nanoTime();
+		if (now - this.watchStartedAt >= TimeUnit.MILLISECONDS.toNanos(WATCH_LIMIT_MILLIS)) {
+			this.watchCooldownUntil = now + this.maxQuietNanos;
+			this.watchCooledDown = true;
+			this.watching.set(false);
+			return;
+		}
+		List<RedisURI> sources = watchSources(this.known);
+		if (sources.isEmpty()) {
+			if (!demandedRecently(now)) {
+				this.watching.set(false);
+				return;
+			}
+			sources = candidates().uris();
+		}
+		CompletableFuture<Void> mine = new CompletableFuture<>();
+		if (sources.isEmpty() || this.refreshing.compareAndExchange(null, mine) != null) {
+			scheduleWatch(false);
+			return;
+		}
+		refresh(mine, sources.subList(0, 1));
+	}
+
+	/**
+	 * The replicas of the masters that serve slots and that a view showed as suspected or failed, in random order:
+	 * those a failover promotes. Empty when no failover is under way (or the failing master has no replica to take
+	 * over, which a watch cannot change).
+	 */
+	private List<RedisURI> watchSources(@Nullable Partitions partitions) {
+		if (partitions == null || (!this.suspected && settled(partitions))) {
+			return List.of();
+		}
+		List<RedisClusterNode> replicas = new ArrayList<>();
+		for (RedisClusterNode master : partitions) {
+			if (!master.is(NodeFlag.UPSTREAM) || master.getSlots().isEmpty()
+					|| !(master.is(NodeFlag.FAIL) || master.is(NodeFlag.EVENTUAL_FAIL)
+							|| this.failing.contains(master.getNodeId()))) {
+				continue;
+			}
+			for (RedisClusterNode node : partitions) {
+				if (master.getNodeId().equals(node.getSlaveOf()) && node.getUri() != null && !node.is(NodeFlag.FAIL)
+						&& !node.is(NodeFlag.NOADDR)) {
+					replicas.add(node);
+				}
+			}
+		}
+		return RefreshOrder.shuffled(replicas, (node) -> RefreshOrder.PREFERRED)
+			.stream()
+			.map(RedisClusterNode::getUri)
+			.toList();
+	}
+
+	@Override
+	public CompletableFuture<Void> shutdownAsync(long quietPeriod, long timeout, TimeUnit timeUnit) {
+		this.shutDown = true;
+		if (this.reconnectFailures != null) {
+			this.reconnectFailures.dispose();
+		}
+		return super.shutdownAsync(quietPeriod, timeout, timeUnit);
 	}
 
 	/**
@@ -322,6 +572,11 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 
 	@Override
 	protected CompletableFuture<Partitions> loadPartitionsAsync() {
+		List<RedisURI> watched = this.watchSources.get();
+		if (watched != null) {
+			// A failover watch asks only the replica it chose; when it fails, the paced refreshes take over.
+			return loadFrom(watched, 0, null, true);
+		}
 		Candidates candidates = candidates();
 		return loadFrom(candidates.uris(), 0, null, candidates.seeds());
 	}
@@ -354,6 +609,16 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		// Lettuce keeps one view; a suspicion in any of them says a failover may be coming (settle()).
 		this.suspected = kept != null
 				&& topologyViews.values().stream().anyMatch((view) -> suspects(view, kept));
+		// The masters any view suspects, for the failover watch: the view kept may not show the suspicion.
+		Set<String> failing = ConcurrentHashMap.newKeySet();
+		for (Partitions view : topologyViews.values()) {
+			for (RedisClusterNode node : view) {
+				if (node.is(NodeFlag.UPSTREAM) && (node.is(NodeFlag.FAIL) || node.is(NodeFlag.EVENTUAL_FAIL))) {
+					failing.add(node.getNodeId());
+				}
+			}
+		}
+		this.failing = failing;
 		return kept;
 	}
 
