@@ -47,7 +47,7 @@ public final class MultiKeyMeters extends RegistryMeterBinder<MultiKeyObserver> 
 	 * Creates the meters, bound to no registry yet.
 	 */
 	public MultiKeyMeters() {
-		super(MultiKeyObserver::each);
+		super(MultiKeyObserver.Composite::new);
 	}
 
 	@Override

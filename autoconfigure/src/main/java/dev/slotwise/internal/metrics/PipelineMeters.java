@@ -45,7 +45,7 @@ public final class PipelineMeters extends RegistryMeterBinder<PipelineObserver> 
 	 * Creates the meters, bound to no registry yet.
 	 */
 	public PipelineMeters() {
-		super(PipelineObserver::each);
+		super(PipelineObserver.Composite::new);
 	}
 
 	@Override

@@ -43,16 +43,6 @@ public interface MultiKeyObserver {
 	}
 
 	/**
-	 * Returns one observer that passes everything to each observer the given list holds at the time, for a list that
-	 * grows (one observer per meter registry, bound later).
-	 * @param observers the observers, a thread-safe list
-	 * @return the observer
-	 */
-	static MultiKeyObserver each(List<MultiKeyObserver> observers) {
-		return new Composite(observers);
-	}
-
-	/**
 	 * Called when a cross-slot call starts, on the caller's thread, before it is planned; the engine ends what it
 	 * returns when the call ends (with {@link Observed#SUCCESS} or {@link Observed#FAILURE}) and starts a child of it
 	 * for each node batch it sends.
@@ -82,13 +72,18 @@ public interface MultiKeyObserver {
 	}
 
 	/**
-	 * Passes everything to several observers.
+	 * Passes everything to each observer a list holds at the time of the call, so that the list may grow (one
+	 * observer per meter registry, bound later).
 	 */
 	final class Composite implements MultiKeyObserver {
 
 		private final List<MultiKeyObserver> observers;
 
-		Composite(List<MultiKeyObserver> observers) {
+		/**
+		 * Creates an observer that passes everything to those of the given list.
+		 * @param observers the observers, a list that is thread-safe if it changes
+		 */
+		public Composite(List<MultiKeyObserver> observers) {
 			this.observers = observers;
 		}
 

@@ -49,16 +49,6 @@ public interface PipelineObserver {
 	}
 
 	/**
-	 * Returns one observer that passes everything to each observer the given list holds at the time, for a list that
-	 * grows (one observer per meter registry, bound later).
-	 * @param observers the observers, a thread-safe list
-	 * @return the observer
-	 */
-	static PipelineObserver each(List<PipelineObserver> observers) {
-		return new Composite(observers);
-	}
-
-	/**
 	 * Called when {@code closePipeline()} starts, on the caller's thread; the pipeline ends what it returns with
 	 * {@link #SUCCESS}, {@link #COMMAND_ERROR} or {@link #FAILURE}, starts a child of it for each node batch it
 	 * sends, and keeps it current on the caller's thread meanwhile (a cross-slot multi-key command of the pipeline is
@@ -88,13 +78,18 @@ public interface PipelineObserver {
 	}
 
 	/**
-	 * Passes everything to several observers.
+	 * Passes everything to each observer a list holds at the time of the call, so that the list may grow (one
+	 * observer per meter registry, bound later).
 	 */
 	final class Composite implements PipelineObserver {
 
 		private final List<PipelineObserver> observers;
 
-		Composite(List<PipelineObserver> observers) {
+		/**
+		 * Creates an observer that passes everything to those of the given list.
+		 * @param observers the observers, a list that is thread-safe if it changes
+		 */
+		public Composite(List<PipelineObserver> observers) {
 			this.observers = observers;
 		}
 
