@@ -4,7 +4,6 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -23,7 +21,6 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterPushHandler;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.StatefulRedisClusterConnectionImpl;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -62,12 +59,9 @@ import reactor.core.Disposable;
  * after it happens instead of after a back-off meant for a quiet cluster and whatever call triggers come next. It
  * starts when a refresh shows a master that serves slots as suspected or failed, or when Lettuce fails to reconnect
  * to such a master (published on the client resources' event bus). While it runs, it asks one node itself and the
- * paced refreshes are skipped: a replica of the failing master (a replica knows of its own promotion first) every
- * {@value #WATCH_INTERVAL_MILLIS} ms once a view shows the failure, and before that one random node every
- * {@value #SUSPICION_INTERVAL_MILLIS} ms for as long as reconnects to the master keep failing. It ends when no
- * failover is under way and no reconnect failed for {@value #DEMAND_WINDOW_MILLIS} ms, or after
- * {@value #WATCH_LIMIT_MILLIS} ms, after which no watch starts for the cache time-to-live unless a refresh shows a
- * change. Refresh requests alone (redirects, failed calls) never start one: they stay paced.
+ * paced refreshes are skipped: a replica of the failing master (a replica knows of its own promotion first), or,
+ * while only reconnects see the failure, one random node, at the pace {@link FailoverWatch} sets. Refresh requests
+ * alone (redirects, failed calls) never start one: they stay paced.
  */
 final class SamplingRedisClusterClient extends RedisClusterClient {
 
@@ -106,43 +100,11 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 
 	private final AtomicReference<@Nullable CompletableFuture<Void>> refreshing = new AtomicReference<>();
 
-	/** How often the failover watch asks a replica of the failing master. */
-	static final long WATCH_INTERVAL_MILLIS = 250;
-
-	/** How often the failover watch asks a random node while only callers, not the cluster, see a failure. */
-	static final long SUSPICION_INTERVAL_MILLIS = 500;
-
-	/**
-	 * The longest a failover watch lasts: the cluster promotes a replica within about a second of agreeing that its
-	 * master failed, which itself follows the failure within about the cluster's node timeout. A failover that does
-	 * not come by then (no replica able to take over) is left to the paced refreshes.
-	 */
-	static final long WATCH_LIMIT_MILLIS = 5000;
-
-	/**
-	 * How long after the last failed reconnect to a master the failover watch keeps asking while the cluster shows
-	 * nothing: Lettuce's reconnect attempts back off to a second and more between attempts.
-	 */
-	static final long DEMAND_WINDOW_MILLIS = 2000;
-
-	/** {@link System#nanoTime()} of the last failed reconnect to a master; valid when {@link #demandSeen}. */
-	private volatile long demandedAt;
-
-	private volatile boolean demandSeen;
-
 	/** The subscription to reconnect failures on the client's event bus, disposed at shutdown. */
 	private final @Nullable Disposable reconnectFailures;
 
-	/** {@link System#nanoTime()} before which no failover watch starts: the last one ran out. */
-	private volatile long watchCooldownUntil;
-
-	private volatile boolean watchCooledDown;
-
-	/** Whether a failover watch is scheduled or running. */
-	private final AtomicBoolean watching = new AtomicBoolean();
-
-	/** {@link System#nanoTime()} when the current failover watch started. */
-	private volatile long watchStartedAt;
+	/** When the failover watch runs. */
+	private final FailoverWatch watch;
 
 	private volatile boolean shutDown;
 
@@ -166,6 +128,7 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		this.pacer = new RefreshPacer(settings.minRefreshInterval(), settings.cacheTtl());
 		this.minIntervalNanos = settings.minRefreshInterval().toNanos();
 		this.maxQuietNanos = Math.max(this.minIntervalNanos, settings.cacheTtl().toNanos());
+		this.watch = new FailoverWatch(this.maxQuietNanos);
 		this.reconnectFailures = getResources().eventBus()
 			.get()
 			.filter(ReconnectFailedEvent.class::isInstance)
@@ -182,35 +145,14 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 				|| !(remote instanceof InetSocketAddress address)) {
 			return;
 		}
-		boolean master = false;
-		for (RedisClusterNode node : partitions) {
-			RedisURI uri = node.getUri();
-			if (uri != null && node.is(NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()
-					&& uri.getPort() == address.getPort() && (uri.getHost().equals(address.getHostString())
-							|| (address.getAddress() != null
-									&& uri.getHost().equals(address.getAddress().getHostAddress())))) {
-				master = true;
-				break;
-			}
-		}
-		if (!master) {
+		if (!PartitionViews.isServingMaster(partitions, address)) {
 			return;
 		}
-		demand();
 		long now = System.nanoTime();
-		if ((!this.watchCooledDown || now - this.watchCooldownUntil >= 0) && this.watching.compareAndSet(false, true)) {
-			this.watchStartedAt = now;
+		this.watch.demand(now);
+		if (this.watch.tryStart(now)) {
 			scheduleWatch(!watchSources(partitions).isEmpty());
 		}
-	}
-
-	private void demand() {
-		this.demandedAt = System.nanoTime();
-		this.demandSeen = true;
-	}
-
-	private boolean demandedRecently(long now) {
-		return this.demandSeen && now - this.demandedAt < TimeUnit.MILLISECONDS.toNanos(DEMAND_WINDOW_MILLIS);
 	}
 
 	/**
@@ -244,7 +186,7 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		}
 		long now = System.nanoTime();
 		// While a failover watch runs, it asks for the topology itself, more cheaply (one node) and more often.
-		if (this.watching.get() || (this.quiet && now - this.quietUntil < 0) || !this.pacer.tryStart(now)) {
+		if (this.watch.active() || (this.quiet && now - this.quietUntil < 0) || !this.pacer.tryStart(now)) {
 			this.refreshing.set(null);
 			mine.complete(null);
 			return mine;
@@ -261,7 +203,7 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 			logger.debug("Topology refresh starting (" + ((sources != null) ? "failover watch asking " + sources
 					: this.unchanged + " unchanged before it") + ")");
 		}
-		String before = fingerprint(this.known);
+		String before = PartitionViews.fingerprint(this.known);
 		CompletionStage<Void> refresh;
 		this.watchSources.set(sources);
 		try {
@@ -277,12 +219,12 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 			boolean same = true;
 			if (failure == null) {
 				this.pacer.succeeded();
-				same = before.equals(fingerprint(this.known));
-				settle(same, settled(this.known), this.suspected);
+				same = before.equals(PartitionViews.fingerprint(this.known));
+				settle(same, PartitionViews.settled(this.known), this.suspected);
 				if (logger.isDebugEnabled()) {
 					logger.debug("Topology refresh found " + (same ? "the same topology; quiet for "
 							+ Duration.ofNanos(this.quietUntil - System.nanoTime()).toMillis() + " ms"
-							: "a change:\n" + fingerprint(this.known)));
+							: "a change:\n" + PartitionViews.fingerprint(this.known)));
 				}
 			}
 			else if (sources != null) {
@@ -313,34 +255,27 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	 */
 	private void continueWatch(boolean fromWatch, boolean same) {
 		if (this.shutDown || this.minIntervalNanos == 0) {
-			this.watching.set(false);
+			this.watch.stop();
 			return;
 		}
 		long now = System.nanoTime();
 		if (!same) {
-			this.watchCooledDown = false;
+			this.watch.changed();
 		}
 		boolean underWay = !watchSources(this.known).isEmpty();
 		if (fromWatch) {
-			boolean reconnectsFail = demandedRecently(now);
-			if (now - this.watchStartedAt >= TimeUnit.MILLISECONDS.toNanos(WATCH_LIMIT_MILLIS)) {
-				this.watchCooldownUntil = now + this.maxQuietNanos;
-				this.watchCooledDown = true;
-				this.watching.set(false);
+			if (this.watch.ranOut(now)) {
+				return;
 			}
-			else if (underWay || reconnectsFail) {
+			if (underWay || this.watch.demandedRecently(now)) {
 				scheduleWatch(underWay);
 			}
 			else {
-				this.watching.set(false);
+				this.watch.stop();
 			}
 			return;
 		}
-		if (this.watchCooledDown && now - this.watchCooldownUntil < 0) {
-			return;
-		}
-		if (underWay && this.watching.compareAndSet(false, true)) {
-			this.watchStartedAt = now;
+		if (underWay && this.watch.tryStart(now)) {
 			scheduleWatch(underWay);
 		}
 	}
@@ -348,12 +283,11 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	private void scheduleWatch(boolean underWay) {
 		try {
 			getResources().eventExecutorGroup()
-				.schedule(this::watchFailover, underWay ? WATCH_INTERVAL_MILLIS : SUSPICION_INTERVAL_MILLIS,
-						TimeUnit.MILLISECONDS);
+				.schedule(this::watchFailover, FailoverWatch.delayMillis(underWay), TimeUnit.MILLISECONDS);
 		}
 		catch (RuntimeException ex) {
 			// The resources are shutting down: no more watching.
-			this.watching.set(false);
+			this.watch.stop();
 		}
 	}
 
@@ -363,20 +297,17 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	 */
 	void watchFailover() {
 		if (this.shutDown) {
-			this.watching.set(false);
+			this.watch.stop();
 			return;
 		}
 		long now = System.nanoTime();
-		if (now - this.watchStartedAt >= TimeUnit.MILLISECONDS.toNanos(WATCH_LIMIT_MILLIS)) {
-			this.watchCooldownUntil = now + this.maxQuietNanos;
-			this.watchCooledDown = true;
-			this.watching.set(false);
+		if (this.watch.ranOut(now)) {
 			return;
 		}
 		List<RedisURI> sources = watchSources(this.known);
 		if (sources.isEmpty()) {
-			if (!demandedRecently(now)) {
-				this.watching.set(false);
+			if (!this.watch.demandedRecently(now)) {
+				this.watch.stop();
 				return;
 			}
 			sources = candidates().uris();
@@ -389,33 +320,8 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		refresh(mine, sources.subList(0, 1));
 	}
 
-	/**
-	 * The replicas of the masters that serve slots and that a view showed as suspected or failed, in random order:
-	 * those a failover promotes. Empty when no failover is under way (or the failing master has no replica to take
-	 * over, which a watch cannot change).
-	 */
 	private List<RedisURI> watchSources(@Nullable Partitions partitions) {
-		if (partitions == null || (!this.suspected && settled(partitions))) {
-			return List.of();
-		}
-		List<RedisClusterNode> replicas = new ArrayList<>();
-		for (RedisClusterNode master : partitions) {
-			if (!master.is(NodeFlag.UPSTREAM) || master.getSlots().isEmpty()
-					|| !(master.is(NodeFlag.FAIL) || master.is(NodeFlag.EVENTUAL_FAIL)
-							|| this.failing.contains(master.getNodeId()))) {
-				continue;
-			}
-			for (RedisClusterNode node : partitions) {
-				if (master.getNodeId().equals(node.getSlaveOf()) && node.getUri() != null && !node.is(NodeFlag.FAIL)
-						&& !node.is(NodeFlag.NOADDR)) {
-					replicas.add(node);
-				}
-			}
-		}
-		return RefreshOrder.shuffled(replicas, (node) -> RefreshOrder.PREFERRED)
-			.stream()
-			.map(RedisClusterNode::getUri)
-			.toList();
+		return PartitionViews.failoverSources(partitions, this.suspected, this.failing);
 	}
 
 	@Override
@@ -480,33 +386,6 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	}
 
 	/**
-	 * Whether a view shows a master that serves slots as suspected ({@code fail?}), or as failed where the view kept
-	 * does not: a failover may be coming that the kept view does not show yet. A master the kept view already shows
-	 * as failed is not a suspicion (a change was seen; a master with no replica to take over stays failed, and must
-	 * not keep the wait short for as long as it is down).
-	 * @param view one asked node's view
-	 * @param kept the view Lettuce kept
-	 * @return whether the view suspects a master that serves slots
-	 */
-	static boolean suspects(Partitions view, Partitions kept) {
-		for (RedisClusterNode node : view) {
-			if (!node.is(NodeFlag.UPSTREAM) || node.getSlots().isEmpty()) {
-				continue;
-			}
-			if (node.is(NodeFlag.EVENTUAL_FAIL)) {
-				return true;
-			}
-			if (node.is(NodeFlag.FAIL)) {
-				RedisClusterNode known = kept.getPartitionByNodeId(node.getNodeId());
-				if (known == null || !known.is(NodeFlag.FAIL)) {
-					return true;
-				}
-			}
-		}
-		return false;
-	}
-
-	/**
 	 * Tells whether a topology change has been applied since the given time: a failure or redirect seen by a call
 	 * routed before then is explained by that change rather than news of another one.
 	 * @param nanos a {@link System#nanoTime()}
@@ -514,42 +393,6 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	 */
 	boolean changedSince(long nanos) {
 		return this.changed && this.changedAt - nanos > 0;
-	}
-
-	/**
-	 * Whether every slot has a master that the cluster has not agreed has failed: no failover is under way.
-	 */
-	static boolean settled(@Nullable Partitions partitions) {
-		if (partitions == null) {
-			return false;
-		}
-		BitSet served = new BitSet(SlotHash.SLOT_COUNT);
-		for (RedisClusterNode node : partitions) {
-			if (node.is(NodeFlag.UPSTREAM) && !node.is(NodeFlag.FAIL) && !node.is(NodeFlag.NOADDR)) {
-				for (int slot : node.getSlots()) {
-					served.set(slot);
-				}
-			}
-		}
-		return served.cardinality() == SlotHash.SLOT_COUNT;
-	}
-
-	/**
-	 * What a refresh can change that matters for routing: each node's id, address, role, agreed failure, master and
-	 * slots. Not what differs between the nodes asked ({@code myself}) or is one node's suspicion ({@code fail?}).
-	 */
-	private static String fingerprint(@Nullable Partitions partitions) {
-		if (partitions == null) {
-			return "";
-		}
-		List<String> nodes = new ArrayList<>();
-		for (RedisClusterNode node : partitions) {
-			nodes.add(node.getNodeId() + " " + node.getUri() + " " + node.getRole() + " " + node.is(NodeFlag.FAIL) + " "
-					+ node.is(NodeFlag.NOADDR) + " " + node.getSlaveOf() + " " + node.getSlots().hashCode() + "/"
-					+ node.getSlots().size());
-		}
-		nodes.sort(null);
-		return String.join("\n", nodes);
 	}
 
 	@Override
@@ -608,7 +451,7 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		Partitions kept = super.determinePartitions(current, topologyViews);
 		// Lettuce keeps one view; a suspicion in any of them says a failover may be coming (settle()).
 		this.suspected = kept != null
-				&& topologyViews.values().stream().anyMatch((view) -> suspects(view, kept));
+				&& topologyViews.values().stream().anyMatch((view) -> PartitionViews.suspects(view, kept));
 		// The masters any view suspects, for the failover watch: the view kept may not show the suspicion.
 		Set<String> failing = ConcurrentHashMap.newKeySet();
 		for (Partitions view : topologyViews.values()) {
