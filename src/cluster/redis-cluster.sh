@@ -6,9 +6,11 @@
 #   src/cluster/redis-cluster.sh stop   [--base-port P]
 #   src/cluster/redis-cluster.sh status [--base-port P]
 #
-# Nodes listen on 127.0.0.1, ports P .. P+M*(1+R)-1 (default 7100, 3 masters, 1 replica each). Each node's data,
-# log and pid live in .cluster/<P>/<port>/ under the repository; stop kills exactly the pids recorded there.
-# Port 6379 is never used.
+# Nodes listen on 127.0.0.1, ports P .. P+M*(1+R)-1 (default 7100, 3 masters, 1 replica each), with their cluster
+# bus on port + 10000, set explicitly (cluster-port). Each node's data, log and pid live in .cluster/<P>/<port>/
+# under the repository; stop kills exactly the pids recorded there. Port 6379 is never used, and no port (client
+# or bus) may lie in the machine's ephemeral range (/proc/sys/net/ipv4/ip_local_port_range), where any outgoing
+# connection could take it before redis-server binds it.
 set -euo pipefail
 
 command_name=${1:-}
@@ -46,6 +48,16 @@ start() {
 	command -v redis-cli >/dev/null || fail "redis-cli not found; install it with 'apt-get install -y redis-tools'"
 	((base_port > 1024 && last_port + 10000 < 65536)) || fail "ports $base_port..$last_port (+10000 for the bus) are out of range"
 	((base_port > 6379 || last_port < 6379)) || fail "the port range must not include 6379"
+	if [[ -r /proc/sys/net/ipv4/ip_local_port_range ]]; then
+		local ephemeral_first ephemeral_last
+		read -r ephemeral_first ephemeral_last </proc/sys/net/ipv4/ip_local_port_range
+		for first in "$base_port" $((base_port + 10000)); do
+			local last=$((first + count - 1))
+			if ((first <= ephemeral_last && last >= ephemeral_first)); then
+				fail "ports $first..$last lie in the ephemeral range $ephemeral_first-$ephemeral_last, where outgoing connections take their port; choose another --base-port"
+			fi
+		done
+	fi
 	for port in $(ports); do
 		if is_ours_running "$port"; then fail "node $port already runs; stop it first"; fi
 		if redis-cli -p "$port" ping >/dev/null 2>&1; then fail "port $port is taken by a process this script did not start"; fi
@@ -53,7 +65,8 @@ start() {
 	rm -rf "$cluster_dir"
 	for port in $(ports); do
 		mkdir -p "$cluster_dir/$port"
-		redis-server --port "$port" --bind 127.0.0.1 --cluster-enabled yes --cluster-config-file nodes.conf \
+		redis-server --port "$port" --bind 127.0.0.1 --cluster-enabled yes --cluster-port $((port + 10000)) \
+			--cluster-config-file nodes.conf \
 			--cluster-node-timeout 1500 --dir "$cluster_dir/$port" --save "" --appendonly no --protected-mode no \
 			--daemonize yes --pidfile "$cluster_dir/$port/redis.pid" --logfile "$cluster_dir/$port/redis.log"
 	done

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.slotwise.internal.compat.FastPath;
-import dev.slotwise.internal.compat.FastPaths;
+import dev.slotwise.internal.health.FastPaths;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

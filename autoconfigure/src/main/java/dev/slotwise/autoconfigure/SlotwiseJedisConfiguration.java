@@ -5,6 +5,7 @@ import java.util.Map;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
 import dev.slotwise.internal.metrics.JedisClusterPoolMeters;
+import dev.slotwise.internal.topology.JedisRetryBudget;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import redis.clients.jedis.Jedis;
@@ -22,13 +23,30 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 
 /**
  * Slotwise for Jedis: Spring Boot's {@link JedisConnectionFactory} replaced by a
- * {@link SlotwiseJedisConnectionFactory} in cluster mode. The pool lives in {@link SlotwisePoolConfiguration}.
+ * {@link SlotwiseJedisConnectionFactory} in cluster mode, whose Jedis cluster client retries a command no longer than
+ * the configured timeout. The pool lives in {@link SlotwisePoolConfiguration}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({ Jedis.class, JedisConnectionFactory.class, GenericObjectPool.class })
 class SlotwiseJedisConfiguration {
 
 	static final String CLIENT = SlotwisePoolConfiguration.JEDIS;
+
+	private static final String RETRY_CONTRIBUTOR = "slotwise-retry-budget";
+
+	/**
+	 * Bounds the total retry time of a command by {@code spring.data.redis.timeout} (the factory's read timeout),
+	 * where Jedis's default is that timeout times the attempts; the application's own Jedis retry settings win.
+	 */
+	@Bean
+	@Order(SlotwiseOrder.TOPOLOGY)
+	SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisRetryBudgetCustomizer() {
+		return (factory) -> {
+			JedisRetryBudget budget = new JedisRetryBudget(factory.getClientConfiguration().getReadTimeout());
+			factory.addClientBuilderCustomizer(RETRY_CONTRIBUTOR, budget::apply);
+			factory.addClientBuilderFinisher(RETRY_CONTRIBUTOR, budget::finish);
+		};
+	}
 
 	/**
 	 * Meters for the per-node pools, a {@code MeterBinder} Spring Boot binds to the application's registry; they

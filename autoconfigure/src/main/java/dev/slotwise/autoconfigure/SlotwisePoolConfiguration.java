@@ -68,16 +68,17 @@ class SlotwisePoolConfiguration {
 	private static final Log logger = LogFactory.getLog(SlotwisePoolConfiguration.class);
 
 	/**
-	 * Binds a client's pool properties and says, in one line naming both properties, when a Slotwise default yielded
-	 * to an explicit setting.
+	 * Binds a client's pool properties, says, in one line naming both properties, when a Slotwise default yielded to
+	 * an explicit setting, and returns the settings of the tuned pool: {@code null} when the application turned the
+	 * client's pooling off.
 	 */
-	static ClientPoolProperties bind(Environment environment, String client) {
+	static @Nullable PoolSettings tunedPool(Environment environment, String client, SlotwiseProperties properties) {
 		ClientPoolProperties pool = ClientPoolProperties.bind(environment, client);
 		String yielded = pool.yieldedDefault();
 		if (yielded != null) {
 			logger.info(yielded);
 		}
-		return pool;
+		return pool.poolingDisabled() ? null : pool.toSettings(properties.getPool());
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -89,13 +90,12 @@ class SlotwisePoolConfiguration {
 		@ConditionalOnBooleanProperty(name = "slotwise.pool.enabled", matchIfMissing = true)
 		JedisClientConfigurationBuilderCustomizer slotwiseJedisPoolCustomizer(SlotwiseProperties properties,
 				Environment environment) {
-			ClientPoolProperties pool = bind(environment, JEDIS);
-			if (pool.poolingDisabled()) {
-				return (builder) -> {
-				};
-			}
-			PoolSettings settings = pool.toSettings(properties.getPool());
-			return (builder) -> builder.usePooling().poolConfig(new TunedConnectionPoolConfig(settings));
+			PoolSettings settings = tunedPool(environment, JEDIS, properties);
+			return (builder) -> {
+				if (settings != null) {
+					builder.usePooling().poolConfig(new TunedConnectionPoolConfig(settings));
+				}
+			};
 		}
 
 		@Bean
@@ -200,14 +200,9 @@ class SlotwisePoolConfiguration {
 			@Order(SlotwiseOrder.POOL_TUNING)
 			LettuceClientConfigurationBuilderCustomizer slotwiseLettucePoolCustomizer(SlotwiseProperties properties,
 					Environment environment) {
-				ClientPoolProperties pool = bind(environment, LETTUCE);
-				if (pool.poolingDisabled()) {
-					return (builder) -> {
-					};
-				}
-				PoolSettings settings = pool.toSettings(properties.getPool());
+				PoolSettings settings = tunedPool(environment, LETTUCE, properties);
 				return (builder) -> {
-					if (builder instanceof LettucePoolingClientConfigurationBuilder pooling) {
+					if (settings != null && builder instanceof LettucePoolingClientConfigurationBuilder pooling) {
 						pooling.poolConfig(new TunedObjectPoolConfig<>(settings));
 					}
 				};

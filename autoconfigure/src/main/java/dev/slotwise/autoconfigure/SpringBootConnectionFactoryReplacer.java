@@ -1,9 +1,10 @@
 package dev.slotwise.autoconfigure;
 
-import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.slotwise.internal.compat.FastPath;
+import dev.slotwise.internal.compat.SpringBootInternals;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -17,10 +18,8 @@ import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.EnvironmentAware;
-import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.core.task.AsyncTaskExecutor;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -39,9 +38,7 @@ abstract class SpringBootConnectionFactoryReplacer<F> implements BeanPostProcess
 	private static final Log logger = LogFactory.getLog(SpringBootConnectionFactoryReplacer.class);
 
 	/**
-	 * The classes whose bean methods create Spring Boot's connection factories: those {@link DataRedisAutoConfiguration}
-	 * imports (package-private, so reached through its public {@code @Import} rather than by name), and the
-	 * auto-configuration itself.
+	 * The classes whose bean methods create Spring Boot's connection factories, read in {@link SpringBootInternals}.
 	 */
 	private static final Set<String> BOOT_FACTORY_DECLARERS = bootFactoryDeclarers();
 
@@ -123,26 +120,18 @@ abstract class SpringBootConnectionFactoryReplacer<F> implements BeanPostProcess
 	}
 
 	/**
-	 * Returns the names of the classes whose bean methods create Spring Boot's Redis connection factories.
-	 * @return the class names; empty, after one WARN, when Spring Boot's auto-configuration no longer imports its
-	 * connection configurations
+	 * Returns the names of the classes whose bean methods create Spring Boot's Redis connection factories
+	 * ({@link SpringBootInternals#connectionFactoryDeclarers()}).
+	 * @return the class names; only the auto-configuration's, after one WARN, when Spring Boot's auto-configuration no
+	 * longer imports its connection configurations
 	 */
 	static Set<String> bootFactoryDeclarers() {
-		Set<String> declarers = new LinkedHashSet<>();
-		Import imports = DataRedisAutoConfiguration.class.getAnnotation(Import.class);
-		if (imports != null) {
-			for (Class<?> imported : imports.value()) {
-				declarers.add(imported.getName());
-			}
+		FastPath replacement = SpringBootInternals.factoryReplacement();
+		if (!replacement.active()) {
+			logger.warn("Slotwise does not recognise Spring Boot's Redis connection factory (" + replacement.problem()
+					+ "). Spring Boot's factory is left in place, without Slotwise's cluster features");
 		}
-		if (declarers.isEmpty()) {
-			logger.warn("Slotwise does not recognise Spring Boot's Redis connection factory: "
-					+ DataRedisAutoConfiguration.class.getName() + " imports no connection configuration in this "
-					+ "Spring Boot version. Spring Boot's factory is left in place, without Slotwise's cluster "
-					+ "features");
-		}
-		declarers.add(DataRedisAutoConfiguration.class.getName());
-		return Set.copyOf(declarers);
+		return SpringBootInternals.connectionFactoryDeclarers();
 	}
 
 }

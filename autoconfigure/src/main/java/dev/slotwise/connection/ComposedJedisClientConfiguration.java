@@ -16,9 +16,10 @@ import org.springframework.util.Assert;
 
 /**
  * A {@link JedisClientConfiguration} that is another one plus a Jedis client builder customizer that runs before
- * the original's. Spring Data Redis accepts a single client builder customizer, so this is how Slotwise adds its
- * own (the full pool configuration, Jedis's topology refresh period) while the application's still runs last and
- * wins.
+ * the original's, and one that runs after it. Spring Data Redis accepts a single client builder customizer, so this
+ * is how Slotwise adds its own (the full pool configuration, Jedis's topology refresh period, its retry duration)
+ * while the application's still runs after them and wins; the one after it only looks at what the application set,
+ * so that a Slotwise default can step back from a setting the application made.
  */
 final class ComposedJedisClientConfiguration implements JedisClientConfiguration {
 
@@ -30,15 +31,19 @@ final class ComposedJedisClientConfiguration implements JedisClientConfiguration
 	 * Creates a configuration.
 	 * @param delegate the configuration to extend
 	 * @param first the customizer to run before the delegate's own
+	 * @param last the customizer to run after the delegate's own
 	 */
-	ComposedJedisClientConfiguration(JedisClientConfiguration delegate, JedisClientBuilderCustomizer first) {
+	ComposedJedisClientConfiguration(JedisClientConfiguration delegate, JedisClientBuilderCustomizer first,
+			JedisClientBuilderCustomizer last) {
 		Assert.notNull(delegate, "'delegate' must not be null");
 		Assert.notNull(first, "'first' must not be null");
+		Assert.notNull(last, "'last' must not be null");
 		this.delegate = delegate;
 		Optional<JedisClientBuilderCustomizer> original = delegate.getClientCustomizer();
 		this.clientCustomizer = (builder) -> {
 			first.customize(builder);
 			original.ifPresent((customizer) -> customizer.customize(builder));
+			last.customize(builder);
 		};
 	}
 

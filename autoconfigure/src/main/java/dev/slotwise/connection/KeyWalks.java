@@ -7,20 +7,16 @@ import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.NoSuchElementException;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
+import dev.slotwise.internal.compat.LettuceInternals;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.protocol.CommandArgs;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
@@ -28,9 +24,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
-import org.springframework.data.redis.connection.DataType;
 import org.springframework.data.redis.core.ScanOptions;
-import org.springframework.data.redis.core.ScanOptions.ScanOptionsBuilder;
 
 /**
  * Answers the {@code SCAN} and {@code KEYS} calls of Lettuce's reactive cluster commands from the cluster-wide key
@@ -109,61 +103,12 @@ final class KeyWalks {
 	}
 
 	/**
-	 * Reads {@code MATCH}, {@code COUNT} and {@code TYPE} back from scan arguments (which keep them private) by
-	 * encoding them as Lettuce would send them.
-	 * @return the options, or {@code null} when the arguments hold something else
+	 * Reads {@code MATCH}, {@code COUNT} and {@code TYPE} back from scan arguments, which keep them private
+	 * ({@link LettuceInternals#scanOptions(ScanArgs)}).
+	 * @return the options, or {@code null} when they cannot be read: Lettuce runs the call then
 	 */
 	static @Nullable ScanOptions options(ScanArgs scanArgs) {
-		CommandArgs<byte[], byte[]> commandArgs = new CommandArgs<>(ByteArrayCodec.INSTANCE);
-		scanArgs.build(commandArgs);
-		ByteBuf buffer = Unpooled.buffer();
-		try {
-			commandArgs.encode(buffer);
-			List<byte[]> words = new ArrayList<>();
-			while (buffer.isReadable()) {
-				if (buffer.readByte() != '$') {
-					return null;
-				}
-				int length = Integer.parseInt(line(buffer));
-				byte[] word = new byte[length];
-				buffer.readBytes(word);
-				buffer.skipBytes(2);
-				words.add(word);
-			}
-			if (words.size() % 2 != 0) {
-				return null;
-			}
-			ScanOptionsBuilder builder = ScanOptions.scanOptions();
-			for (int i = 0; i < words.size(); i += 2) {
-				String keyword = new String(words.get(i), StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT);
-				byte[] value = words.get(i + 1);
-				switch (keyword) {
-					case "MATCH" -> builder.match(value);
-					case "COUNT" -> builder.count(Long.parseLong(new String(value, StandardCharsets.US_ASCII)));
-					case "TYPE" -> builder.type(DataType.fromCode(new String(value, StandardCharsets.US_ASCII)));
-					default -> {
-						return null;
-					}
-				}
-			}
-			return builder.build();
-		}
-		catch (RuntimeException ex) {
-			// Arguments this reading does not know (a later Lettuce's): Lettuce runs the call.
-			return null;
-		}
-		finally {
-			buffer.release();
-		}
-	}
-
-	private static String line(ByteBuf buffer) {
-		StringBuilder line = new StringBuilder();
-		for (byte b = buffer.readByte(); b != '\r'; b = buffer.readByte()) {
-			line.append((char) b);
-		}
-		buffer.skipBytes(1);
-		return line.toString();
+		return LettuceInternals.scanArgs().active() ? LettuceInternals.scanOptions(scanArgs) : null;
 	}
 
 	/**

@@ -21,6 +21,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.core.ResolvableType;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
 
 /**
@@ -45,19 +46,15 @@ final class ReactiveRouting {
 
 	/**
 	 * Tells whether a codec is the one Spring Data Redis's reactive connections use (keys and values as
-	 * {@link ByteBuffer}): the factory creates one provider per codec and the imperative one uses {@code byte[]}.
+	 * {@link ByteBuffer}): the factory creates one provider per codec and the imperative one uses {@code byte[]}. Read
+	 * from the type arguments the codec's class declares for {@link RedisCodec}; a codec that declares none (a raw or
+	 * generic class) is not routed.
 	 * @param codec the codec
-	 * @return whether it encodes {@link ByteBuffer} keys
+	 * @return whether it encodes {@link ByteBuffer} keys and values
 	 */
-	@SuppressWarnings({ "unchecked", "rawtypes" })
 	static boolean isByteBufferCodec(RedisCodec<?, ?> codec) {
-		try {
-			((RedisCodec) codec).encodeKey(ByteBuffer.allocate(0));
-			return true;
-		}
-		catch (ClassCastException ex) {
-			return false;
-		}
+		ResolvableType type = ResolvableType.forClass(RedisCodec.class, codec.getClass());
+		return type.resolveGeneric(0) == ByteBuffer.class && type.resolveGeneric(1) == ByteBuffer.class;
 	}
 
 	/**

@@ -44,6 +44,8 @@ import org.springframework.util.Assert;
  * <ul>
  * <li>{@link #addClientBuilderCustomizer(String, JedisClientBuilderCustomizer)} configures the Jedis cluster
  * client builder (pool, topology refresh period) before the application's own customizer runs;</li>
+ * <li>{@link #addClientBuilderFinisher(String, JedisClientBuilderCustomizer)} sees the builder after the
+ * application's own customizer ran, to step back from a setting the application made itself;</li>
  * <li>{@link #addClientStartedListener(String, Consumer)} sees the {@link RedisClusterClient} once the factory has
  * started, for example to pre-warm its pools or bind meters.</li>
  * </ul>
@@ -56,6 +58,8 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	private static final Log logger = LogFactory.getLog(SlotwiseJedisConnectionFactory.class);
 
 	private final ListHook<JedisClientBuilderCustomizer> clientBuilderCustomizers;
+
+	private final ListHook<JedisClientBuilderCustomizer> clientBuilderFinishers;
 
 	private final ExclusiveHook<Function<UnifiedJedis, ClusterTopologyProvider>> topologyProvider = new ExclusiveHook<>(
 			"the topology provider of the Jedis connection factory");
@@ -80,15 +84,18 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	 */
 	public SlotwiseJedisConnectionFactory(RedisClusterConfiguration clusterConfiguration,
 			JedisClientConfiguration clientConfiguration) {
-		this(clusterConfiguration, clientConfiguration, new ListHook<>());
+		this(clusterConfiguration, clientConfiguration, new ListHook<>(), new ListHook<>());
 	}
 
 	private SlotwiseJedisConnectionFactory(RedisClusterConfiguration clusterConfiguration,
 			JedisClientConfiguration clientConfiguration,
-			ListHook<JedisClientBuilderCustomizer> clientBuilderCustomizers) {
+			ListHook<JedisClientBuilderCustomizer> clientBuilderCustomizers,
+			ListHook<JedisClientBuilderCustomizer> clientBuilderFinishers) {
 		super(clusterConfiguration, new ComposedJedisClientConfiguration(clientConfiguration,
-				(builder) -> clientBuilderCustomizers.forEach((customizer) -> customizer.customize(builder))));
+				(builder) -> clientBuilderCustomizers.forEach((customizer) -> customizer.customize(builder)),
+				(builder) -> clientBuilderFinishers.forEach((finisher) -> finisher.customize(builder))));
 		this.clientBuilderCustomizers = clientBuilderCustomizers;
+		this.clientBuilderFinishers = clientBuilderFinishers;
 	}
 
 	/**
@@ -101,6 +108,20 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	public void addClientBuilderCustomizer(String contributor, JedisClientBuilderCustomizer customizer) {
 		Assert.notNull(customizer, "'customizer' must not be null");
 		this.clientBuilderCustomizers.add(contributor, customizer);
+	}
+
+	/**
+	 * Adds a finisher of the Jedis cluster client builder: finishers run in the order added, after the application's
+	 * own {@link JedisClientBuilderCustomizer}, just before the client is built. They are for a contribution made by
+	 * {@link #addClientBuilderCustomizer(String, JedisClientBuilderCustomizer)} that must step back when the
+	 * application configured the same setting itself: they may undo their own contribution, never the
+	 * application's settings.
+	 * @param contributor the name of who adds it, for messages
+	 * @param finisher the finisher
+	 */
+	public void addClientBuilderFinisher(String contributor, JedisClientBuilderCustomizer finisher) {
+		Assert.notNull(finisher, "'finisher' must not be null");
+		this.clientBuilderFinishers.add(contributor, finisher);
 	}
 
 	/**
@@ -245,6 +266,7 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 			logger.debug("Contributions: topology provider from " + this.topologyProvider.contributor()
 					+ ", cluster connections from " + this.clusterConnections.contributor()
 					+ ", client builder customizers from " + this.clientBuilderCustomizers.contributors()
+					+ ", client builder finishers from " + this.clientBuilderFinishers.contributors()
 					+ ", client started listeners from " + this.clientStartedListeners.contributors());
 		}
 		super.afterPropertiesSet();

@@ -41,9 +41,12 @@ class SlotwiseFastPathsIntegrationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertReported(context, output,
-						Map.of("jedis-slot-cache", "active", "spring-data-jedis-topology-type", "active"),
-						"Slotwise fast paths of 'redisConnectionFactory': active jedis-slot-cache, "
-								+ "spring-data-jedis-topology-type");
+						Map.of("spring-boot-factory-replacement", "active", "jedis-slot-cache", "active",
+								"spring-data-jedis-topology-type", "active", "spring-data-jedis-pipeline-replay", "active",
+								"jedis-retry-settings", "active"),
+						"Slotwise fast paths of 'redisConnectionFactory': active spring-boot-factory-replacement, "
+								+ "jedis-slot-cache, spring-data-jedis-topology-type, spring-data-jedis-pipeline-replay, "
+								+ "jedis-retry-settings");
 			});
 	}
 
@@ -55,10 +58,14 @@ class SlotwiseFastPathsIntegrationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertReported(context, output,
-						Map.of("lettuce-batch-write", "active", "lettuce-read-from-order", "active",
-								"lettuce-event-endpoint-id", "active", "lettuce-reactive-routing", "active"),
-						"Slotwise fast paths of 'redisConnectionFactory': active lettuce-batch-write, "
-								+ "lettuce-read-from-order, lettuce-event-endpoint-id, lettuce-reactive-routing");
+						Map.of("spring-boot-factory-replacement", "active", "lettuce-cancelled-stay-unwritten", "active",
+								"lettuce-batch-write", "active", "lettuce-batch-write-listeners", "active",
+								"lettuce-read-from-order", "active", "lettuce-event-endpoint-id", "active",
+								"lettuce-scan-args", "active", "lettuce-reactive-routing", "active"),
+						"Slotwise fast paths of 'redisConnectionFactory': active spring-boot-factory-replacement, "
+								+ "lettuce-cancelled-stay-unwritten, lettuce-batch-write, lettuce-batch-write-listeners, "
+								+ "lettuce-read-from-order, lettuce-event-endpoint-id, lettuce-scan-args, "
+								+ "lettuce-reactive-routing");
 			});
 	}
 

@@ -7,11 +7,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import dev.slotwise.internal.compat.FastPath;
-import dev.slotwise.internal.compat.FastPaths;
+import dev.slotwise.internal.health.FastPaths;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -33,6 +34,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ReactiveRoutingFallbackTests {
+
+	@Test
+	void theReactiveCodecIsToldByTheTypesItDeclaresWithoutEncodingAnything() throws Exception {
+		Object springDataReactiveCodec = Class
+			.forName("org.springframework.data.redis.connection.lettuce.LettuceReactiveRedisConnection$ByteBufferCodec")
+			.getEnumConstants()[0];
+		assertThat(ReactiveRouting.isByteBufferCodec((RedisCodec<?, ?>) springDataReactiveCodec)).isTrue();
+		assertThat(ReactiveRouting.isByteBufferCodec(ByteArrayCodec.INSTANCE)).isFalse();
+		assertThat(ReactiveRouting.isByteBufferCodec(StringCodec.UTF8)).isFalse();
+	}
 
 	@Test
 	void reactiveRoutingIsActiveWhenTheReactiveProviderIsCreatedThroughTheExtensionPoint(CapturedOutput output) {

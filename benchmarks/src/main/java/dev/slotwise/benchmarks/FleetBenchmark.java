@@ -35,7 +35,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@code INFO commandstats}) per instance per second, and server connections per instance ({@code CLIENT LIST});</li>
  * <li>outage: a master killed (its replica takes over after the 1.5 s node timeout), restarted 15 s later (it rejoins
  * as a replica): topology queries per instance per second over the 30 s from the kill, per node and the largest
- * node's share, and each instance's time to recovery (from the kill to the first call after which none failed).</li>
+ * node's share, and each instance's time to recovery (from the kill to the first call after which none failed),
+ * also counted from the replica's promotion (seen by polling its {@code INFO replication}).</li>
  * </ol>
  * Every value read is checked against what was written. Not JMH: a scenario counted on the servers, like
  * {@link MultiGetCpu}; the variants run one after another in one JVM and one run.
@@ -112,11 +113,20 @@ public final class FleetBenchmark {
 					.sum() / (double) instances;
 				// Outage: kill a master, restart it after a while, count from the kill.
 				RedisNode victim = cluster.masters().get(0);
+				// Before the statistics reset: replicasOf sends CLUSTER NODES.
+				RedisNode replica = cluster.replicasOf(victim).get(0);
 				cluster.resetStats();
 				long kill = System.nanoTime();
 				fleet.forEach((instance) -> instance.markKill(kill));
 				cluster.kill(victim);
-				Thread.sleep(RESTART_AFTER.toMillis());
+				long promoted = -1;
+				while (System.nanoTime() - kill < RESTART_AFTER.toNanos()) {
+					if (promoted < 0 && cluster.isMaster(replica)) {
+						promoted = System.nanoTime();
+					}
+					Thread.sleep((promoted < 0) ? 10 : 200);
+				}
+				double promotionSeconds = (promoted < 0) ? Double.NaN : (promoted - kill) / 1e9;
 				cluster.restart(victim);
 				Thread.sleep(Math.max(0, OUTAGE.toMillis() - (System.nanoTime() - kill) / 1_000_000));
 				Map<RedisNode, Long> outageQueries = topologyQueries(cluster);
@@ -127,7 +137,7 @@ public final class FleetBenchmark {
 				long calls = fleet.stream().mapToLong((i) -> i.calls.get()).sum();
 				long failed = fleet.stream().mapToLong((i) -> i.failures.get()).sum();
 				return new Result(variant, instances, steadyQueries, steadySeconds, connections, outageQueries,
-						outageSeconds, recovery, calls, failed, wrong);
+						outageSeconds, recovery, promotionSeconds, calls, failed, wrong);
 			}
 			finally {
 				fleet.forEach(Instance::close);
@@ -348,16 +358,17 @@ public final class FleetBenchmark {
 	/** One variant's figures. */
 	private record Result(String variant, int instances, Map<RedisNode, Long> steadyQueries, double steadySeconds,
 			double connectionsPerInstance, Map<RedisNode, Long> outageQueries, double outageSeconds,
-			double[] recoverySeconds, long calls, long failedCalls, long wrongValues) {
+			double[] recoverySeconds, double promotionSeconds, long calls, long failedCalls, long wrongValues) {
 
 		static final String CSV_HEADER = "variant,instances,steady_queries,steady_seconds,steady_per_instance_per_s,"
 				+ "connections_per_instance,outage_queries,outage_seconds,outage_per_instance_per_s,"
 				+ "largest_node_share,recovery_median_s,recovery_max_s,not_recovered,calls,failed_calls,wrong_calls,"
-				+ "outage_queries_per_node";
+				+ "outage_queries_per_node,promotion_s,recovery_from_promotion_median_s,recovery_from_promotion_max_s";
 
 		static final String TABLE_HEADER = "| variant | steady: topology queries / instance / s | server connections "
 				+ "/ instance | outage (30 s from the kill): queries / instance / s | largest node's share | recovery "
-				+ "median / max (s) | failed calls | wrong values |\n|---|---|---|---|---|---|---|---|";
+				+ "median / max (s) | from the promotion: median / max (s) | failed calls | wrong values |\n"
+				+ "|---|---|---|---|---|---|---|---|---|";
 
 		private static long total(Map<RedisNode, Long> queries) {
 			return queries.values().stream().mapToLong(Long::longValue).sum();
@@ -385,6 +396,11 @@ public final class FleetBenchmark {
 			return this.recoverySeconds[this.recoverySeconds.length - 1];
 		}
 
+		/** Recovery counted from the promotion; 0 for an instance that never failed or recovered before it. */
+		double fromPromotion(double recovery) {
+			return Math.max(0, recovery - this.promotionSeconds);
+		}
+
 		long notRecovered() {
 			return Arrays.stream(this.recoverySeconds).filter(Double::isInfinite).count();
 		}
@@ -395,26 +411,30 @@ public final class FleetBenchmark {
 
 		String describe() {
 			return String.format(Locale.ROOT, "%s: steady %d queries in %.1f s %s; outage %d queries in %.1f s %s; "
-					+ "recovery %s s; %d calls, %d failed, %d wrong", this.variant, total(this.steadyQueries),
-					this.steadySeconds, perNode(this.steadyQueries), total(this.outageQueries), this.outageSeconds,
-					perNode(this.outageQueries), Arrays.toString(this.recoverySeconds), this.calls, this.failedCalls,
-					this.wrongValues);
+					+ "promoted %.2f s after the kill; recovery %s s; %d calls, %d failed, %d wrong", this.variant,
+					total(this.steadyQueries), this.steadySeconds, perNode(this.steadyQueries), total(this.outageQueries),
+					this.outageSeconds, perNode(this.outageQueries), this.promotionSeconds,
+					Arrays.toString(this.recoverySeconds), this.calls, this.failedCalls, this.wrongValues);
 		}
 
 		String row() {
-			return String.format(Locale.ROOT, "| %s | %.3f | %.1f | %.3f | %.0f%% | %.1f / %s | %d of %d | %d |",
+			return String.format(Locale.ROOT, "| %s | %.3f | %.1f | %.3f | %.0f%% | %.1f / %s | %.2f / %s | %d of %d | %d |",
 					this.variant, steadyRate(), this.connectionsPerInstance, outageRate(), largestShare() * 100,
 					medianRecovery(), (notRecovered() > 0) ? notRecovered() + " never" : String.format(Locale.ROOT,
 							"%.1f", maxRecovery()),
+					fromPromotion(medianRecovery()), (notRecovered() > 0) ? notRecovered() + " never"
+							: String.format(Locale.ROOT, "%.2f", fromPromotion(maxRecovery())),
 					this.failedCalls, this.calls, this.wrongValues);
 		}
 
 		String csv() {
-			return String.format(Locale.ROOT, "%s,%d,%d,%.1f,%.4f,%.2f,%d,%.1f,%.4f,%.3f,%.2f,%.2f,%d,%d,%d,%d,\"%s\"",
+			return String.format(Locale.ROOT,
+					"%s,%d,%d,%.1f,%.4f,%.2f,%d,%.1f,%.4f,%.3f,%.2f,%.2f,%d,%d,%d,%d,\"%s\",%.2f,%.2f,%.2f",
 					this.variant, this.instances, total(this.steadyQueries), this.steadySeconds, steadyRate(),
 					this.connectionsPerInstance, total(this.outageQueries), this.outageSeconds, outageRate(),
 					largestShare(), medianRecovery(), maxRecovery(), notRecovered(), this.calls, this.failedCalls,
-					this.wrongValues, perNode(this.outageQueries));
+					this.wrongValues, perNode(this.outageQueries), this.promotionSeconds,
+					fromPromotion(medianRecovery()), fromPromotion(maxRecovery()));
 		}
 
 	}

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.slotwise.internal.keyspace.ClusterCacheClear;
 import dev.slotwise.test.cluster.ClusterShape;
 import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
@@ -24,6 +25,7 @@ import redis.clients.jedis.Jedis;
 import org.springframework.cache.Cache;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.cache.BatchStrategies;
+import org.springframework.data.redis.cache.BatchStrategy;
 import org.springframework.data.redis.cache.RedisCacheManager;
 import org.springframework.data.redis.cache.RedisCacheWriter;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -38,9 +40,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * <li>{@code scan}: {@code StringRedisTemplate.scan(match, count)} read to its end, with {@code count} 1000 (a page
  * size a caller walking a large keyspace would pass) and 10 (what every node uses when the caller passes none): the
  * first is dominated by the servers' and the client's work per key, the second by the cost of each round trip;</li>
- * <li>{@code clear}: {@code cache.invalidate()} of a Redis cache holding every one of the keys, with Spring Data
- * Redis's SCAN batch strategy ({@code BatchStrategies.scan(count)}); the keys are written again before each
- * iteration, outside the measurement.</li>
+ * <li>{@code clear}: {@code cache.invalidate()} of a Redis cache holding every one of the keys, with the batch
+ * strategy each side configures on a cluster: Slotwise's ({@code ClusterCacheClear}, what its cache
+ * auto-configuration sets) and Spring Data Redis's SCAN strategy ({@code BatchStrategies.scan(count)}) for the
+ * baseline; the keys are written again before each iteration, outside the measurement.</li>
  * </ul>
  * Targets: {@code sdr-lettuce} (Spring Data Redis over Lettuce, Slotwise off: its node-by-node walk, the baseline),
  * {@code slotwise-lettuce} and {@code slotwise-jedis} (Spring Data Redis alone cannot scan a Jedis cluster).
@@ -79,7 +82,7 @@ public class KeyspaceBenchmark {
 		RedisConnectionFactory factory = this.context.getBean(RedisConnectionFactory.class);
 		this.template = new StringRedisTemplate(factory);
 		RedisCacheManager manager = RedisCacheManager
-			.builder(RedisCacheWriter.nonLockingRedisCacheWriter(factory, BatchStrategies.scan(this.count)))
+			.builder(RedisCacheWriter.nonLockingRedisCacheWriter(factory, cacheClear(factory, this.count)))
 			.build();
 		manager.afterPropertiesSet();
 		this.cache = manager.getCache("bench");
@@ -158,6 +161,15 @@ public class KeyspaceBenchmark {
 			size += this.cluster.withAdmin(master, Jedis::dbSize);
 		}
 		return size;
+	}
+
+	/**
+	 * The batch strategy of a cache clear on the factory: Slotwise's on Slotwise's factories, as its cache
+	 * auto-configuration sets it, Spring Data Redis's SCAN strategy otherwise.
+	 */
+	static BatchStrategy cacheClear(RedisConnectionFactory factory, int count) {
+		return factory.getClass().getName().startsWith("dev.slotwise.") ? new ClusterCacheClear(count)
+				: BatchStrategies.scan(count);
 	}
 
 }

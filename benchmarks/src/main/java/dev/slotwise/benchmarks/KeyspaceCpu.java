@@ -18,7 +18,6 @@ import redis.clients.jedis.Jedis;
 
 import org.springframework.cache.Cache;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.cache.BatchStrategies;
 import org.springframework.data.redis.cache.RedisCacheManager;
 import org.springframework.data.redis.cache.RedisCacheWriter;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -112,7 +111,7 @@ public final class KeyspaceCpu {
 
 	private static long clear(RedisConnectionFactory factory, long count) {
 		RedisCacheManager manager = RedisCacheManager
-			.builder(RedisCacheWriter.nonLockingRedisCacheWriter(factory, BatchStrategies.scan((int) count)))
+			.builder(RedisCacheWriter.nonLockingRedisCacheWriter(factory, KeyspaceBenchmark.cacheClear(factory, (int) count)))
 			.build();
 		manager.afterPropertiesSet();
 		Cache cache = manager.getCache("bench");

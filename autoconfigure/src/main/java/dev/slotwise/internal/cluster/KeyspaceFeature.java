@@ -8,13 +8,11 @@ import java.util.function.Supplier;
 
 import dev.slotwise.internal.keyspace.KeyspaceCommands;
 import dev.slotwise.internal.keyspace.KeyspaceSupport;
-import dev.slotwise.internal.keyspace.RemovingScan;
 import dev.slotwise.internal.keyspace.ScanObserver;
 import dev.slotwise.internal.keyspace.ScanSettings;
 import dev.slotwise.internal.multikey.EngineHolder;
 import dev.slotwise.multikey.MultiKeyReadFrom;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisKeyCommands;
 import org.springframework.data.redis.core.ScanOptions;
@@ -32,10 +30,6 @@ public final class KeyspaceFeature {
 	private static final Method SCAN = keyCommand("scan", ScanOptions.class);
 
 	private static final Method KEYS = keyCommand("keys", byte[].class);
-
-	private static final Method DEL = keyCommand("del", byte[][].class);
-
-	private static final Method UNLINK = keyCommand("unlink", byte[][].class);
 
 	private KeyspaceFeature() {
 	}
@@ -102,25 +96,10 @@ public final class KeyspaceFeature {
 
 	/**
 	 * The key walks in front of one connection's key commands: {@code scan(ScanOptions)} and {@code keys(byte[])}
-	 * walk every master. A cache clear's scan that removed its keys where it found them answers the clear's own
-	 * {@code del}/{@code unlink} of those keys without sending them again; the rest go on to the next layer.
-	 * <p>
-	 * A dynamic proxy, as the multi-key layer is: {@link RedisKeyCommands} has dozens of methods and gains more in
-	 * every Spring Data Redis release.
+	 * walk every master. A dynamic proxy, as the multi-key layer is: {@link RedisKeyCommands} has dozens of methods
+	 * and gains more in every Spring Data Redis release.
 	 */
-	private static final class KeyWalkLayer implements ConnectionPart {
-
-		private final Supplier<KeyspaceCommands> keyspace;
-
-		private final BooleanSupplier bypass;
-
-		/** The last cache-clear scan of this connection that removes its keys itself, for the clear's delete. */
-		private @Nullable RemovingScan removingScan;
-
-		KeyWalkLayer(Supplier<KeyspaceCommands> keyspace, BooleanSupplier bypass) {
-			this.keyspace = keyspace;
-			this.bypass = bypass;
-		}
+	private record KeyWalkLayer(Supplier<KeyspaceCommands> keyspace, BooleanSupplier bypass) implements ConnectionPart {
 
 		@Override
 		public RedisKeyCommands keys(RedisKeyCommands next) {
@@ -133,57 +112,25 @@ public final class KeyspaceFeature {
 								default -> "Slotwise key walks " + next;
 							};
 						}
-						if (this.bypass.getAsBoolean()) {
-							return forward(next, method, args);
-						}
-						if (method.equals(SCAN)) {
+						if (!this.bypass.getAsBoolean() && method.equals(SCAN)) {
 							if (args[0] == null) {
 								throw new IllegalArgumentException("'options' must not be null");
 							}
-							Object cursor = this.keyspace.get().scan((ScanOptions) args[0]);
-							this.removingScan = (cursor instanceof RemovingScan removing) ? removing : null;
-							return cursor;
+							return this.keyspace.get().scan((ScanOptions) args[0]);
 						}
-						if (method.equals(KEYS)) {
+						if (!this.bypass.getAsBoolean() && method.equals(KEYS)) {
 							if (args[0] == null) {
 								throw new IllegalArgumentException("'pattern' must not be null");
 							}
 							return this.keyspace.get().keys((byte[]) args[0]);
 						}
-						if (method.equals(DEL) || method.equals(UNLINK)) {
-							return removeRest(next, method, (byte[][]) args[0]);
+						try {
+							return method.invoke(next, args);
 						}
-						return forward(next, method, args);
+						catch (InvocationTargetException ex) {
+							throw ex.getCause();
+						}
 					});
-		}
-
-		/**
-		 * A delete: of the keys a cache clear's scan removed itself (Spring Data Redis's SCAN strategy deletes exactly
-		 * the keys the scan returned, on the same connection), only those it did not.
-		 */
-		private @Nullable Object removeRest(RedisKeyCommands next, Method method, byte @Nullable [][] keys)
-				throws Throwable {
-			RemovingScan removing = this.removingScan;
-			if (removing == null || keys == null) {
-				return forward(next, method, new Object[] { keys });
-			}
-			byte[][] rest = removing.claimRemoved(keys);
-			if (rest == keys) {
-				return forward(next, method, new Object[] { keys });
-			}
-			long removed = keys.length - rest.length;
-			Object more = (rest.length == 0) ? 0L : forward(next, method, new Object[] { rest });
-			return (more instanceof Long count) ? removed + count : more;
-		}
-
-		private static @Nullable Object forward(Object delegate, Method method, @Nullable Object @Nullable [] args)
-				throws Throwable {
-			try {
-				return method.invoke(delegate, args);
-			}
-			catch (InvocationTargetException ex) {
-				throw ex.getCause();
-			}
 		}
 
 	}

@@ -1,6 +1,7 @@
 package dev.slotwise.internal.compat;
 
 import java.lang.reflect.Field;
+import java.time.Duration;
 import java.util.Map;
 
 import org.apache.commons.logging.Log;
@@ -10,6 +11,7 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.builders.ClusterClientBuilder;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.providers.ConnectionProvider;
 
@@ -21,8 +23,14 @@ import redis.clients.jedis.providers.ConnectionProvider;
  * ({@link ClusterConnectionProvider#getConnection(HostAndPort)}, as it does for a node its slot table or a redirect
  * names). Jedis has no public way to either: its public trigger is a keyed command that meets a {@code MOVED}.
  * <p>
- * The field is looked up once, when this class loads; {@link #slotCache()} says whether it was found. When it was
- * not (a Jedis that renamed it), callers fall back as each method says, and start-up logs it once.
+ * <p>
+ * It also reads the retry settings of a cluster client builder ({@link #retrySettings(ClusterClientBuilder)}), which
+ * Jedis keeps in {@code ClusterClientBuilder}'s private {@code maxAttempts} and {@code maxTotalRetriesDuration}
+ * fields with setters only, so that a Slotwise default can tell whether the application set them itself.
+ * <p>
+ * The fields are looked up once, when this class loads; {@link #slotCache()} and {@link #retrySettingsAccess()} say
+ * whether they were found. When they were not (a Jedis that renamed them), callers fall back as each method says,
+ * and start-up logs it once.
  */
 public final class JedisInternals {
 
@@ -34,6 +42,40 @@ public final class JedisInternals {
 	private static final @Nullable Field PROVIDER;
 
 	private static final @Nullable String PROVIDER_PROBLEM;
+
+	/** What {@link #retrySettings(ClusterClientBuilder)} relies on. */
+	static final String RETRY_FIELDS = "redis.clients.jedis.builders.ClusterClientBuilder.maxAttempts and "
+			+ "maxTotalRetriesDuration";
+
+	private static final @Nullable Field MAX_ATTEMPTS;
+
+	private static final @Nullable Field MAX_TOTAL_RETRIES_DURATION;
+
+	private static final @Nullable String RETRY_PROBLEM;
+
+	static {
+		Field attempts = null;
+		Field duration = null;
+		String problem = null;
+		try {
+			attempts = ClusterClientBuilder.class.getDeclaredField("maxAttempts");
+			duration = ClusterClientBuilder.class.getDeclaredField("maxTotalRetriesDuration");
+			if (attempts.getType() != int.class || duration.getType() != Duration.class) {
+				problem = "the fields " + RETRY_FIELDS + " are a " + attempts.getType().getName() + " and a "
+						+ duration.getType().getName() + ", not an int and a Duration";
+			}
+			else {
+				attempts.setAccessible(true);
+				duration.setAccessible(true);
+			}
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			problem = "cannot read " + RETRY_FIELDS + ": " + ex;
+		}
+		MAX_ATTEMPTS = (problem != null) ? null : attempts;
+		MAX_TOTAL_RETRIES_DURATION = (problem != null) ? null : duration;
+		RETRY_PROBLEM = problem;
+	}
 
 	static {
 		Field field = null;
@@ -72,6 +114,51 @@ public final class JedisInternals {
 						+ "when no known node answers, the topology is not read again from the seed nodes; pub/sub links "
 						+ "to a new master wait for Jedis's renewal",
 				PROVIDER_PROBLEM);
+	}
+
+	/**
+	 * Describes the access to the retry settings of Jedis's cluster client builder, which tells Slotwise's retry
+	 * duration (the configured timeout) whether the application set Jedis's retry settings itself.
+	 * @return the fast path, active when the fields were found
+	 */
+	public static FastPath retrySettingsAccess() {
+		return new FastPath("jedis-retry-settings", RETRY_FIELDS,
+				"Slotwise cannot tell whether the application's JedisClientBuilderCustomizer set maxAttempts: an "
+						+ "application's maxTotalRetriesDuration still wins (it is set after Slotwise's), but one that "
+						+ "set only maxAttempts gets spring.data.redis.timeout as the total retry duration, not "
+						+ "Jedis's socket timeout times its attempts, and no log line says so",
+				RETRY_PROBLEM);
+	}
+
+	/**
+	 * Reads the retry settings of a cluster client builder.
+	 * @param builder the builder
+	 * @return its settings, or {@code null} when the fields cannot be read
+	 */
+	public static @Nullable RetrySettings retrySettings(ClusterClientBuilder<?> builder) {
+		Field attempts = MAX_ATTEMPTS;
+		Field duration = MAX_TOTAL_RETRIES_DURATION;
+		if (attempts == null || duration == null) {
+			return null;
+		}
+		try {
+			return new RetrySettings(attempts.getInt(builder), (Duration) duration.get(builder));
+		}
+		catch (IllegalAccessException | RuntimeException ex) {
+			logger.debug("Cannot read " + RETRY_FIELDS + " of " + builder, ex);
+			return null;
+		}
+	}
+
+	/**
+	 * The retry settings of a Jedis cluster client builder.
+	 *
+	 * @param maxAttempts the most attempts of a command
+	 * @param maxTotalRetriesDuration the longest time all attempts of a command take, {@code null} for Jedis's
+	 * default (the socket timeout times the attempts)
+	 */
+	public record RetrySettings(int maxAttempts, @Nullable Duration maxTotalRetriesDuration) {
+
 	}
 
 	/**

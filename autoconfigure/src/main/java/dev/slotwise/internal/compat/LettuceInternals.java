@@ -4,15 +4,42 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CancellationException;
+import java.util.function.Supplier;
 
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.CommandListenerWriter;
+import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.OrderingReadFromAccessor;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisChannelWriter;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.cluster.ClusterPushHandler;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.StatefulRedisClusterConnectionImpl;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.connection.ConnectionEvent;
+import io.lettuce.core.json.JsonParser;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CompleteableCommand;
 import io.lettuce.core.protocol.DefaultEndpoint;
+import io.lettuce.core.protocol.RedisCommand;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.DataType;
+import org.springframework.data.redis.core.KeyScanOptions;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.ScanOptions.ScanOptionsBuilder;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -24,7 +51,13 @@ import org.springframework.util.ClassUtils;
  * {@link OrderingReadFromAccessor} (public, but a door to a package-private method: {@link #readFromOrder()});</li>
  * <li>the endpoint id a connection event is about, behind the package-private
  * {@code ConnectionEventSupport.getEpId()} ({@link #eventEndpointId()}), by which pub/sub tells its own connections'
- * events from those of any other connection to the same node.</li>
+ * events from those of any other connection to the same node;</li>
+ * <li>the {@link CommandListener} a node connection's {@link CommandListenerWriter} notifies (a private field), so that
+ * a node batch written as one message still reaches the application's command listeners
+ * ({@link #batchWriteListeners()});</li>
+ * <li>the {@code MATCH}, {@code COUNT} and {@code TYPE} of {@link ScanArgs}, which it keeps private: read back from
+ * the arguments as Lettuce encodes them for the server (public {@code build} and {@code encode}, but a reading of
+ * Lettuce's wire format: {@link #scanArgs()}).</li>
  * </ul>
  * All are looked up once, when this class loads; each {@link FastPath} says whether it was found, and the callers
  * fall back as its methods say.
@@ -40,7 +73,26 @@ public final class LettuceInternals {
 	/** What {@link #eventEndpointId()} relies on. */
 	static final String EVENT_ENDPOINT_ID = "io.lettuce.core.event.connection.ConnectionEventSupport.getEpId()";
 
+	/** What {@link #batchWriteListeners()} relies on. */
+	static final String LISTENER_FIELD = "io.lettuce.core.CommandListenerWriter.listener";
+
+	/** What {@link #cancelledStayUnwritten(AbstractRedisClient)} relies on. */
+	static final String CLUSTER_CONNECTION = "io.lettuce.core.cluster.RedisClusterClient"
+			+ ".newStatefulRedisClusterConnection(RedisChannelWriter, ClusterPushHandler, RedisCodec, Duration, "
+			+ "Supplier) and the wrapper io.lettuce.core.cluster.ClusterCommand";
+
+	private static final @Nullable String CLUSTER_CONNECTION_PROBLEM = checkClusterConnection();
+
+	/** What {@link #scanArgs()} relies on. */
+	static final String SCAN_ARGS = "io.lettuce.core.ScanArgs.build(CommandArgs) encoded by CommandArgs.encode(ByteBuf)";
+
+	private static final @Nullable String SCAN_ARGS_PROBLEM;
+
 	private static final @Nullable VarHandle CHANNEL;
+
+	private static final @Nullable VarHandle LISTENER;
+
+	private static final @Nullable String LISTENER_PROBLEM;
 
 	private static final @Nullable String CHANNEL_PROBLEM;
 
@@ -62,6 +114,17 @@ public final class LettuceInternals {
 		}
 		CHANNEL = channel;
 		CHANNEL_PROBLEM = problem;
+		VarHandle listener = null;
+		problem = null;
+		try {
+			listener = MethodHandles.privateLookupIn(CommandListenerWriter.class, MethodHandles.lookup())
+				.findVarHandle(CommandListenerWriter.class, "listener", CommandListener.class);
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			problem = "cannot read " + LISTENER_FIELD + ": " + ex;
+		}
+		LISTENER = listener;
+		LISTENER_PROBLEM = problem;
 		ORDER_PROBLEM = ClassUtils.isPresent("io.lettuce.core.OrderingReadFromAccessor",
 				LettuceInternals.class.getClassLoader()) ? null : ORDER_ACCESSOR + " is missing";
 		MethodHandle endpoint = null;
@@ -77,6 +140,87 @@ public final class LettuceInternals {
 		}
 		EVENT_ENDPOINT = endpoint;
 		EVENT_ENDPOINT_PROBLEM = problem;
+		SCAN_ARGS_PROBLEM = checkScanArgs();
+	}
+
+	private static @Nullable String checkClusterConnection() {
+		try {
+			RedisClusterClient.class.getDeclaredMethod("newStatefulRedisClusterConnection", RedisChannelWriter.class,
+					ClusterPushHandler.class, RedisCodec.class, Duration.class, Supplier.class);
+			Class.forName("io.lettuce.core.cluster.ClusterCommand", false, RedisClusterClient.class.getClassLoader());
+			return null;
+		}
+		catch (ReflectiveOperationException | RuntimeException | LinkageError ex) {
+			return "cannot rely on " + CLUSTER_CONNECTION + ": " + ex;
+		}
+	}
+
+	/**
+	 * Describes how a command its caller cancelled is kept from being written later.
+	 * @param client the factory's client, or {@code null} when it has none yet
+	 * @return the fast path, active when the factory method Lettuce documents for subclasses and its command wrapper
+	 * exist and the client is one that creates its connections through {@link #clusterConnection} (Slotwise's
+	 * topology creates it)
+	 */
+	public static FastPath cancelledStayUnwritten(@Nullable AbstractRedisClient client) {
+		String problem = CLUSTER_CONNECTION_PROBLEM;
+		if (problem == null && client != null && !createsOwnClusterConnections(client.getClass())) {
+			problem = "the cluster client is Lettuce's own (" + client.getClass().getName()
+					+ "): Slotwise's topology (slotwise.topology) is off";
+		}
+		return new FastPath("lettuce-cancelled-stay-unwritten", CLUSTER_CONNECTION,
+				"a command its caller cancelled (Spring Data Redis's timeout) while it was buffered for a reconnecting "
+						+ "node may still be written when the node is back, as without Slotwise",
+				problem);
+	}
+
+	private static boolean createsOwnClusterConnections(Class<?> type) {
+		for (Class<?> candidate = type; candidate != null && candidate != RedisClusterClient.class
+				&& candidate != Object.class; candidate = candidate.getSuperclass()) {
+			try {
+				candidate.getDeclaredMethod("newStatefulRedisClusterConnection", RedisChannelWriter.class,
+						ClusterPushHandler.class, RedisCodec.class, Duration.class, Supplier.class);
+				return true;
+			}
+			catch (NoSuchMethodException ex) {
+				// Not this class: its superclass, up to Lettuce's own.
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Creates Lettuce's cluster connection, except that a command whose caller cancelled it is never written
+	 * afterwards; for {@code RedisClusterClient.newStatefulRedisClusterConnection} overrides.
+	 * @param <K> the key type
+	 * @param <V> the value type
+	 * @param writer the channel writer
+	 * @param pushHandler the push handler
+	 * @param codec the codec
+	 * @param timeout the default timeout
+	 * @param parser the JSON parser
+	 * @return the connection
+	 */
+	public static <K, V> StatefulRedisClusterConnectionImpl<K, V> clusterConnection(RedisChannelWriter writer,
+			ClusterPushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser) {
+		return new CancellationAwareClusterConnection<>(writer, pushHandler, codec, timeout, parser);
+	}
+
+	/**
+	 * Reads known arguments back: a Lettuce that encodes them otherwise fails here, once, rather than on each call.
+	 */
+	private static @Nullable String checkScanArgs() {
+		try {
+			ScanOptions read = scanOptions(KeyScanArgs.Builder.type("hash").match("sw:*").limit(42));
+			if (read != null && "sw:*".equals(read.getPattern()) && Long.valueOf(42).equals(read.getCount())
+					&& read instanceof KeyScanOptions keyOptions && "hash".equals(keyOptions.getType())) {
+				return null;
+			}
+			return "cannot read MATCH, COUNT and TYPE back from ScanArgs (read " + read + ")";
+		}
+		catch (RuntimeException | LinkageError ex) {
+			return "cannot read ScanArgs: " + ex;
+		}
 	}
 
 	private LettuceInternals() {
@@ -89,6 +233,29 @@ public final class LettuceInternals {
 	public static FastPath batchWrite() {
 		return new FastPath("lettuce-batch-write", CHANNEL_FIELD,
 				"node batches are written command by command through Lettuce's endpoint", CHANNEL_PROBLEM);
+	}
+
+	/**
+	 * Describes the one-message write of a node batch on a connection whose client has {@code CommandListener}s: the
+	 * batch's commands are reported to them as Lettuce's {@link CommandListenerWriter} reports its own.
+	 * @return the fast path, active when the listener field was found
+	 */
+	public static FastPath batchWriteListeners() {
+		return new FastPath("lettuce-batch-write-listeners", LISTENER_FIELD,
+				"with a CommandListener registered on the client, node batches are written command by command through "
+						+ "Lettuce's writers (the listeners see every command, as without Slotwise)",
+				LISTENER_PROBLEM);
+	}
+
+	/**
+	 * Returns the listener a node connection's {@link CommandListenerWriter} notifies of each command it writes.
+	 * @param writer the writer
+	 * @return the listener (Lettuce's multicaster over the client's listeners), or {@code null} when it cannot be read:
+	 * write through the writer then
+	 */
+	public static @Nullable CommandListener commandListener(CommandListenerWriter writer) {
+		VarHandle handle = LISTENER;
+		return (handle != null) ? (CommandListener) handle.get(writer) : null;
 	}
 
 	/**
@@ -111,6 +278,74 @@ public final class LettuceInternals {
 						+ "(a topology refresh opens and closes some) renews its subscriptions, which costs "
 						+ "resubscriptions, not messages",
 				EVENT_ENDPOINT_PROBLEM);
+	}
+
+	/**
+	 * Describes how the reactive key walks read the arguments of a reactive {@code SCAN}.
+	 * @return the fast path, active when known arguments were read back when this class loaded
+	 */
+	public static FastPath scanArgs() {
+		return new FastPath("lettuce-scan-args", SCAN_ARGS,
+				"reactive SCAN with arguments runs as Lettuce runs it, one node after another", SCAN_ARGS_PROBLEM);
+	}
+
+	/**
+	 * Reads {@code MATCH}, {@code COUNT} and {@code TYPE} back from scan arguments (which keep them private) by
+	 * encoding them as Lettuce would send them.
+	 * @param scanArgs the arguments
+	 * @return the options, or {@code null} when the arguments hold something else or cannot be read
+	 */
+	public static @Nullable ScanOptions scanOptions(ScanArgs scanArgs) {
+		CommandArgs<byte[], byte[]> commandArgs = new CommandArgs<>(ByteArrayCodec.INSTANCE);
+		scanArgs.build(commandArgs);
+		ByteBuf buffer = Unpooled.buffer();
+		try {
+			commandArgs.encode(buffer);
+			List<byte[]> words = new ArrayList<>();
+			while (buffer.isReadable()) {
+				if (buffer.readByte() != '$') {
+					return null;
+				}
+				int length = Integer.parseInt(line(buffer));
+				byte[] word = new byte[length];
+				buffer.readBytes(word);
+				buffer.skipBytes(2);
+				words.add(word);
+			}
+			if (words.size() % 2 != 0) {
+				return null;
+			}
+			ScanOptionsBuilder builder = ScanOptions.scanOptions();
+			for (int i = 0; i < words.size(); i += 2) {
+				String keyword = new String(words.get(i), StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT);
+				byte[] value = words.get(i + 1);
+				switch (keyword) {
+					case "MATCH" -> builder.match(value);
+					case "COUNT" -> builder.count(Long.parseLong(new String(value, StandardCharsets.US_ASCII)));
+					case "TYPE" -> builder.type(DataType.fromCode(new String(value, StandardCharsets.US_ASCII)));
+					default -> {
+						return null;
+					}
+				}
+			}
+			return builder.build();
+		}
+		catch (RuntimeException ex) {
+			// Arguments this reading does not know (a later Lettuce's): Lettuce runs the call.
+			return null;
+		}
+		finally {
+			buffer.release();
+		}
+	}
+
+	private static String line(ByteBuf buffer) {
+		StringBuilder line = new StringBuilder();
+		for (byte b = buffer.readByte(); b != '\r'; b = buffer.readByte()) {
+			line.append((char) b);
+		}
+		buffer.skipBytes(1);
+		return line.toString();
 	}
 
 	/**
@@ -156,6 +391,44 @@ public final class LettuceInternals {
 	 */
 	public static boolean isOrderSensitive(ReadFrom readFrom) {
 		return ORDER_PROBLEM == null && OrderingReadFromAccessor.isOrderSensitive(readFrom);
+	}
+
+	/**
+	 * Lettuce's cluster connection, except that a command whose caller gave up on it is never written afterwards.
+	 * <p>
+	 * Lettuce routes each command of a cluster connection inside a wrapper ({@code ClusterCommand}) that reports itself
+	 * done only when it completed itself, not when the caller's command inside it did. Spring Data's synchronous calls
+	 * wait through Lettuce's {@code awaitOrCancel}, which cancels the caller's command at the timeout; the wrapper's own
+	 * timeout timer ({@code CommandExpiryWriter}) listens to that same command and is cancelled with it. A wrapper that
+	 * was buffered on a node connection while its node was down (Lettuce buffers while it reconnects) therefore stays
+	 * "not done" and is written when the connection comes back: the node answers {@code MOVED} and the wrapper follows
+	 * it to the node that took over, applying a write the application saw fail, possibly over a newer acknowledged one
+	 * (issue #21, measured in the chaos soak). Here the wrapper is completed as soon as the caller's command is
+	 * cancelled, so Lettuce's endpoint drops it from its buffer and its command handler does not write it. A command
+	 * already on the wire is not recalled (nothing can), and replies to it are discarded as for any cancelled command.
+	 */
+	private static final class CancellationAwareClusterConnection<K, V>
+			extends StatefulRedisClusterConnectionImpl<K, V> {
+
+		CancellationAwareClusterConnection(RedisChannelWriter writer, ClusterPushHandler pushHandler,
+				RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser) {
+			super(writer, pushHandler, codec, timeout, parser);
+		}
+
+		@Override
+		public <T> RedisCommand<K, V, T> dispatch(RedisCommand<K, V, T> command) {
+			RedisCommand<K, V, T> sent = super.dispatch(command);
+			if (sent != command && command instanceof CompleteableCommand<?> caller) {
+				caller.onComplete((value, failure) -> {
+					if (command.isCancelled() && !sent.isDone()) {
+						sent.completeExceptionally(new CancellationException(
+								"Cancelled by its caller (timed out or abandoned) before it was written"));
+					}
+				});
+			}
+			return sent;
+		}
+
 	}
 
 }

@@ -6,20 +6,30 @@ import java.lang.invoke.MethodType;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Jedis;
 
 import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.connection.jedis.JedisConnection;
 
 /**
- * The one place Slotwise reaches into Spring Data Redis: the constructor of {@code JedisClusterConnection}'s
+ * The one place Slotwise reaches into Spring Data Redis:
+ * <ul>
+ * <li>the constructor of {@code JedisClusterConnection}'s
  * protected nested {@code JedisClusterTopology} (package-private), so that the topologies of Slotwise's Jedis topology
  * provider have the type Spring Data Redis's own provider returns, with the time they were fetched and how long they
  * stay fresh; code that casts a provider's topology to that type (Spring Data Redis's own tests do) keeps working. No
- * supported API creates one.
- * <p>
- * The constructor is looked up once, when this class loads (a private lookup); {@link #jedisTopologyType()} says
- * whether it was found. When it was not (a Spring Data Redis version without it, a module boundary), topologies are
- * plain {@link ClusterTopology} instances. Loaded only when Jedis is on the class path.
+ * supported API creates one ({@link #jedisTopologyType()});</li>
+ * <li>a standalone {@link JedisConnection} over a socket borrowed from a Jedis cluster node's pool, used only as
+ * Spring Data Redis's converter of a pipeline's arguments and results: Spring Data Redis refuses pipelines on a Jedis
+ * cluster, and its standalone connection is the one that converts them exactly as a standalone pipeline does. It is
+ * never closed, since without a pool of its own it would close the borrowed socket
+ * ({@link #jedisPipelineReplay()}).</li>
+ * </ul>
+ * Both are looked up once, when this class loads (the constructor through a private lookup); each {@link FastPath}
+ * says whether it was found. When the topology constructor was not (a Spring Data Redis version without it, a module
+ * boundary), topologies are plain {@link ClusterTopology} instances. Loaded only when Jedis is on the class path.
  */
 public final class SpringDataInternals {
 
@@ -28,6 +38,12 @@ public final class SpringDataInternals {
 			+ ".JedisClusterTopology(Set, long, long)";
 
 	private static final String TOPOLOGY_TYPE = "org.springframework.data.redis.connection.jedis.JedisClusterConnection$JedisClusterTopology";
+
+	/** What {@link #jedisPipelineReplay()} relies on. */
+	static final String REPLAY = "org.springframework.data.redis.connection.jedis.JedisConnection(Jedis) and its "
+			+ "pipeline over redis.clients.jedis.Jedis(Connection)";
+
+	private static final @Nullable String REPLAY_PROBLEM = checkReplay();
 
 	private static final @Nullable MethodHandle CONSTRUCTOR;
 
@@ -49,6 +65,47 @@ public final class SpringDataInternals {
 	}
 
 	private SpringDataInternals() {
+	}
+
+	private static @Nullable String checkReplay() {
+		try {
+			Jedis.class.getConstructor(Connection.class);
+			JedisConnection.class.getConstructor(Jedis.class);
+			JedisConnection.class.getMethod("openPipeline");
+			JedisConnection.class.getMethod("getPipeline");
+			JedisConnection.class.getMethod("closePipeline");
+			return null;
+		}
+		catch (ReflectiveOperationException | RuntimeException | LinkageError ex) {
+			return "cannot create " + REPLAY + ": " + ex;
+		}
+	}
+
+	/**
+	 * Describes the replay of a Jedis cluster pipeline's commands through Spring Data Redis's standalone connection.
+	 * @return the fast path, active when the constructors and pipeline methods exist
+	 */
+	public static FastPath jedisPipelineReplay() {
+		return new FastPath("spring-data-jedis-pipeline-replay", REPLAY,
+				"executePipelined over Jedis on a cluster fails with an exception naming what is missing (Spring Data "
+						+ "Redis alone refuses pipelines on a Jedis cluster)",
+				REPLAY_PROBLEM);
+	}
+
+	/**
+	 * Returns Spring Data Redis's standalone connection over a socket borrowed from a node's pool, to queue commands on
+	 * its pipeline and convert their results. Never close it: it has no pool, so closing would close the socket
+	 * instead of returning it; return the borrowed {@link Connection} instead.
+	 * @param borrowed the borrowed connection
+	 * @return the converter over it
+	 * @throws IllegalStateException when {@link #jedisPipelineReplay()} is not active
+	 */
+	@SuppressWarnings("removal")
+	public static JedisConnection pipelineOver(Connection borrowed) {
+		if (REPLAY_PROBLEM != null) {
+			throw new IllegalStateException("Cannot run a pipeline on a Jedis cluster node: " + REPLAY_PROBLEM);
+		}
+		return new JedisConnection(new Jedis(borrowed));
 	}
 
 	/**

@@ -1,9 +1,9 @@
 /**
- * Every access Slotwise makes to a client library's internals, one small class per library
+ * Every access Slotwise makes to a library's internals, one small class per library
  * ({@link dev.slotwise.internal.compat.JedisInternals}, {@link dev.slotwise.internal.compat.LettuceInternals},
- * {@link dev.slotwise.internal.compat.SpringDataInternals}),
+ * {@link dev.slotwise.internal.compat.SpringDataInternals}, {@link dev.slotwise.internal.compat.SpringBootInternals}),
  * each checking when it loads that what it needs exists and falling back to the library's public behaviour when it
- * does not; {@link dev.slotwise.internal.compat.FastPaths} reports which fast paths are active (start-up log, health
+ * does not; {@link dev.slotwise.internal.health.FastPaths} reports which fast paths are active (start-up log, health
  * details, Actuator {@code info}). The one lookup of Jedis's node pools, {@link dev.slotwise.internal.compat.JedisNodePools},
  * lives here too, since creating a pool Jedis does not have yet is one of those accesses.
  * <p>

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
-import dev.slotwise.internal.compat.FastPaths;
+import dev.slotwise.internal.health.FastPaths;
 import dev.slotwise.internal.compat.JedisNodePools;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
 import org.jspecify.annotations.Nullable;

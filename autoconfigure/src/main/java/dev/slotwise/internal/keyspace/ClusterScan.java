@@ -1,26 +1,13 @@
 package dev.slotwise.internal.keyspace;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import dev.slotwise.internal.routing.NodeAddress;
-import dev.slotwise.internal.routing.SlotHash;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
@@ -30,104 +17,56 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
 /**
  * One cluster-wide {@code SCAN}: a cursor per master (or per replica of it, when the application reads from
  * replicas), at most {@link ScanSettings#concurrency()} pages in flight, at most about
- * {@link ScanSettings#readAhead()} keys buffered ahead of the consumer. Driven by its consumer: {@link #pollPage()} and
- * {@link #takePage()} hand out keys a page at a time (one lock per page, not per key) and let the walks read on; {@link #close()} stops every walk (no page is requested
- * after it; connections are the client's own and go back as each page completes).
+ * {@link ScanSettings#readAhead()} keys buffered ahead of the consumer ({@link ScanReadAhead}). Driven by its
+ * consumer: {@link #pollPage()} and {@link #takePage()} hand out keys a page at a time (one lock per page, not per key)
+ * and let the walks read on; {@link #close()} stops every walk (no page is requested after it; connections are the
+ * client's own and go back as each page completes).
  * <p>
  * What it returns is what {@code SCAN} promises, across topology changes too: every key present on the cluster for
  * the whole scan is returned at least once; a key may be returned more than once.
  * <ul>
- * <li><b>Failover.</b> A node that stops answering mid-walk is replaced by the master that serves its slots next
- * (found by polling the cluster's layout for up to {@link ScanSettings#failoverTimeout()}), and the walk starts over
- * there from cursor 0: a {@code SCAN} cursor is a position in one server's hash table, seeded per process, so it
- * means nothing on another node. The keys the restarted walk returns count as rescanned (possible duplicates). A
- * master demoted by a manual failover keeps answering as a replica holding the same keys; its walk simply goes on.</li>
- * <li><b>Slot migration.</b> A key migrating from A to B can slip past both cursors (A's cursor had not reached it
- * when it left, B's had passed its position when it arrived). Every walk compares its shard's slots, and the slots its
- * master marks migrating or importing, at the start of the scan and at the end of the walk; every slot that changed
- * or was in motion is read again at the end, key by key, with {@code CLUSTER GETKEYSINSLOT} on the node that owns it
- * and then on the node importing it (in that order: a key moving in between is found on the importer), filtered by the
- * pattern and type here. The rescan repeats (up to {@value #MAX_ROUNDS} rounds) while slots keep moving. Not covered:
+ * <li><b>Failover</b> ({@link WalkRecovery}). A node that stops answering mid-walk is replaced by the master that
+ * serves its slots next (found by polling the cluster's layout for up to {@link ScanSettings#failoverTimeout()}), and
+ * the walk starts over there from cursor 0: a {@code SCAN} cursor is a position in one server's hash table, seeded per
+ * process, so it means nothing on another node. The keys the restarted walk returns count as rescanned (possible
+ * duplicates). A master demoted by a manual failover keeps answering as a replica holding the same keys; its walk
+ * simply goes on.</li>
+ * <li><b>Slot migration</b> ({@link MigrationRescan}). A key migrating from A to B can slip past both cursors. Every
+ * walk compares its shard's slots, and the slots its master marks migrating or importing, at the start of the scan and
+ * at the end of the walk; every slot that changed or was in motion is read again at the end, key by key. Not covered:
  * a slot that leaves a master and comes back to it within one walk, which no view shows.</li>
+ * <li><b>Cache clear</b> ({@link ScanRemoval}). Each page is removed on the master where it was found before it is
+ * handed out.</li>
  * </ul>
+ * One monitor, this scan's, guards the state here and in those collaborators.
  */
 final class ClusterScan {
 
-	private static final Log logger = LogFactory.getLog(ClusterScan.class);
-
-	static final int MAX_ROUNDS = 5;
-
-	private static final int SLOTS_PER_RESCAN = 64;
-
-	/** Keys per {@code UNLINK} when a cache clear removes keys where they were found (one slot per command). */
-	private static final int MAX_KEYS_PER_UNLINK = 1000;
-
-	private static final long RECOVERY_POLL_MILLIS = 100;
-
 	private final ScanTransport transport;
-
-	private final ScanSettings settings;
-
-	private final byte @Nullable [] match;
-
-	private final @Nullable Long count;
-
-	private final @Nullable String type;
 
 	private final ScanObserver observer;
 
 	private final boolean cacheClear;
 
-	private final boolean removeAtSource;
+	private final ScanReadAhead readAhead;
 
-	/** Keys removed where their walk found them, until the cache clear's own delete of them claims them. */
-	private final Set<byte[]> removed = Collections.newSetFromMap(new IdentityHashMap<>());
+	/** Removes each page where it was found, for a cache clear; {@code null} otherwise. */
+	private final @Nullable ScanRemoval removal;
 
-	/** Keys whose {@code UNLINK}s are in flight: they count against the read-ahead like buffered ones. */
-	private int removing;
+	private final MigrationRescan migration;
+
+	private final WalkScheduler walks;
 
 	private final long started = System.nanoTime();
-
-	private final ArrayDeque<List<byte[]>> buffer = new ArrayDeque<>();
-
-	private int buffered;
-
-	private final List<Walk> walks = new ArrayList<>();
-
-	private final BitSet suspect = new BitSet(ClusterNodes.SLOTS);
-
-	private final ArrayDeque<Rescan> rescans = new ArrayDeque<>();
 
 	private State state = State.NEW;
 
 	private @Nullable Throwable failure;
 
-	private int running;
-
-	private int unfinished;
-
-	private int nextWalk;
-
-	private int round;
-
-	private boolean rescanning;
-
-	private @Nullable Map<String, ClusterNodes.Node> roundOwners;
-
-	private BitSet roundMotion = new BitSet(ClusterNodes.SLOTS);
-
-	private long returned;
-
 	private long rescanned;
 
 	private long restarts;
 
-	private Runnable signal = () -> {
-	};
-
-	/** Consumers waiting in {@link #takePage()}. */
-	private int waiting;
-
 	/**
 	 * @param transport the client
 	 * @param settings the limits
@@ -135,34 +74,22 @@ final class ClusterScan {
 	 * @param count the count hint sent with every {@code SCAN}, or {@code null}
 	 * @param type the type every node filters by, or {@code null}
 	 * @param observer sees the scan when it ends
-	 * @param cacheClear whether a cache clear runs the scan (its keys are deleted)
+	 * @param cacheClear whether a cache clear runs the scan: it removes every key it found on the master whose walk
+	 * found it, before handing it out ({@link #claimRemoved(byte[][])} tells the cache clear which of its keys are
+	 * gone already), and the observer sees the clear
 	 */
 	ClusterScan(ScanTransport transport, ScanSettings settings, byte @Nullable [] match, @Nullable Long count,
 			@Nullable String type, ScanObserver observer, boolean cacheClear) {
-		this(transport, settings, match, count, type, observer, cacheClear, false);
-	}
-
-	/**
-	 * @param transport the client
-	 * @param settings the limits
-	 * @param match the pattern every node filters by, or {@code null}
-	 * @param count the count hint sent with every {@code SCAN}, or {@code null}
-	 * @param type the type every node filters by, or {@code null}
-	 * @param observer sees the scan when it ends
-	 * @param cacheClear whether a cache clear runs the scan (its keys are deleted)
-	 * @param removeAtSource whether the scan removes every key it found on the master whose walk found it, before
-	 * handing it out ({@link #claimRemoved(byte[][])} tells the cache clear which of its keys are gone already)
-	 */
-	ClusterScan(ScanTransport transport, ScanSettings settings, byte @Nullable [] match, @Nullable Long count,
-			@Nullable String type, ScanObserver observer, boolean cacheClear, boolean removeAtSource) {
+		String lowerType = (type != null) ? type.toLowerCase(Locale.ROOT) : null;
 		this.cacheClear = cacheClear;
-		this.removeAtSource = removeAtSource;
 		this.transport = transport;
-		this.settings = settings;
-		this.match = match;
-		this.count = count;
-		this.type = (type != null) ? type.toLowerCase(Locale.ROOT) : null;
 		this.observer = observer;
+		this.readAhead = new ScanReadAhead(this, settings.readAhead());
+		this.removal = cacheClear ? new ScanRemoval(this, transport, settings.timeout(), this.readAhead) : null;
+		WalkRecovery recovery = new WalkRecovery(this, transport, settings.failoverTimeout());
+		this.migration = new MigrationRescan(this, transport, this.readAhead, this.removal, match, lowerType);
+		this.walks = new WalkScheduler(this, transport, this.readAhead, this.removal, recovery, this.migration,
+				settings.concurrency(), match, count, lowerType);
 	}
 
 	/**
@@ -170,8 +97,8 @@ final class ClusterScan {
 	 * thread.
 	 * @param signal the callback
 	 */
-	synchronized void onSignal(Runnable signal) {
-		this.signal = signal;
+	void onSignal(Runnable signal) {
+		this.readAhead.onSignal(signal);
 	}
 
 	/**
@@ -185,7 +112,7 @@ final class ClusterScan {
 			}
 			this.state = State.STARTING;
 		}
-		layout().thenCompose(this::startViews).whenComplete((ignored, failure) -> {
+		layout().thenCompose(this.walks::start).whenComplete((ignored, failure) -> {
 			if (failure != null) {
 				fail(failure);
 			}
@@ -196,57 +123,33 @@ final class ClusterScan {
 		return this;
 	}
 
-	private CompletableFuture<Void> startViews(ClusterNodes layout) {
-		List<ClusterNodes.Node> masters = layout.servingMasters();
-		if (masters.isEmpty()) {
-			throw new DataAccessResourceFailureException("No master serves slots in the cluster's layout");
-		}
-		List<CompletableFuture<Void>> views = new ArrayList<>();
-		synchronized (this) {
-			for (ClusterNodes.Node master : masters) {
-				Walk walk = new Walk(master, walkNode(layout, master));
-				this.walks.add(walk);
-				views.add(this.transport.clusterNodes(master).thenAccept((reply) -> {
-					ClusterNodes view = ClusterNodes.parse(reply);
-					synchronized (this) {
-						walk.startSlots = view.shardSlots();
-						this.suspect.or(view.slotsInMotion());
-					}
-				}));
-			}
-		}
-		return CompletableFuture.allOf(views.toArray(new CompletableFuture<?>[0])).thenRun(() -> {
-			synchronized (this) {
-				if (this.state == State.STARTING) {
-					this.state = State.WALKING;
-					this.unfinished = this.walks.size();
-				}
-			}
-		});
-	}
-
-	private ClusterNodes.Node walkNode(ClusterNodes layout, ClusterNodes.Node master) {
-		if (this.transport.readFromReplicas()) {
-			List<ClusterNodes.Node> replicas = layout.replicasOf(master);
-			if (!replicas.isEmpty()) {
-				return replicas.get(ThreadLocalRandom.current().nextInt(replicas.size()));
-			}
-		}
-		return master;
+	/**
+	 * The node a walk of {@code master}'s keys reads: the master, or one of its replicas when the application reads
+	 * from replicas.
+	 */
+	ClusterNodes.Node walkNode(ClusterNodes layout, ClusterNodes.Node master) {
+		return this.walks.walkNode(layout, master);
 	}
 
 	/**
-	 * Reads the layout from the first seed that answers.
+	 * The walks start, unless the scan ended meanwhile (the monitor held).
+	 * @return whether they start
 	 */
-	private CompletableFuture<ClusterNodes> layout() {
+	boolean startWalking() {
+		if (this.state == State.STARTING) {
+			this.state = State.WALKING;
+			return true;
+		}
+		return false;
+	}
+
+	/**
+	 * Reads the layout from the first node that answers: the walks' masters, then the client's seeds.
+	 */
+	CompletableFuture<ClusterNodes> layout() {
 		List<NodeAddress> seeds = new ArrayList<>();
 		synchronized (this) {
-			for (Walk walk : this.walks) {
-				NodeAddress address = walk.master.address();
-				if (address != null && !seeds.contains(address)) {
-					seeds.add(address);
-				}
-			}
+			this.walks.addMasters(seeds);
 		}
 		for (NodeAddress seed : this.transport.seeds()) {
 			if (!seeds.contains(seed)) {
@@ -272,172 +175,44 @@ final class ClusterScan {
 	 * Requests pages while fewer than the concurrency are in flight and the buffer is below the read-ahead, then, once
 	 * every walk ended, the rescans.
 	 */
-	private void pump() {
-		List<Walk> pages = new ArrayList<>();
-		Rescan rescan = null;
+	void pump() {
+		List<ScanWalk> pages = List.of();
+		MigrationRescan.Rescan rescan = null;
 		boolean verify = false;
 		synchronized (this) {
 			if (this.state == State.WALKING) {
-				while (this.running < this.settings.concurrency()
-						&& this.buffered + this.removing < this.settings.readAhead()) {
-					Walk walk = nextIdleWalk();
-					if (walk == null) {
-						break;
-					}
-					walk.inFlight = true;
-					this.running++;
-					pages.add(walk);
-				}
-				if (this.running == 0 && this.removing == 0 && this.walks.stream().allMatch((walk) -> walk.finished)) {
+				pages = this.walks.claimPages();
+				if (this.readAhead.noneRemoving() && this.walks.allFinished()) {
 					this.state = State.VERIFYING;
 					verify = true;
 				}
 			}
-			else if (this.state == State.RESCANNING && !this.rescanning
-					&& this.buffered + this.removing < this.settings.readAhead()) {
-				rescan = this.rescans.poll();
-				if (rescan != null) {
-					this.rescanning = true;
-				}
-				else {
+			else if (this.state == State.RESCANNING && !this.migration.isRescanning() && this.readAhead.hasRoom()) {
+				rescan = this.migration.next();
+				if (rescan == null) {
 					this.state = State.VERIFYING;
 					verify = true;
 				}
 			}
 		}
-		for (Walk walk : pages) {
-			page(walk);
+		for (ScanWalk walk : pages) {
+			this.walks.page(walk);
 		}
 		if (rescan != null) {
-			rescan(rescan);
+			this.migration.rescan(rescan);
 		}
 		if (verify) {
-			verify();
+			this.migration.verify();
 		}
-	}
-
-	private @Nullable Walk nextIdleWalk() {
-		int size = this.walks.size();
-		for (int i = 0; i < size; i++) {
-			Walk walk = this.walks.get((this.nextWalk + i) % size);
-			if (!walk.finished && !walk.inFlight) {
-				this.nextWalk = (this.nextWalk + i + 1) % size;
-				return walk;
-			}
-		}
-		return null;
-	}
-
-	private void page(Walk walk) {
-		ClusterNodes.Node node;
-		String cursor;
-		synchronized (this) {
-			node = walk.node;
-			cursor = walk.cursor;
-		}
-		this.transport.scan(node, cursor, this.match, this.count, this.type)
-			.whenComplete((page, failure) -> {
-				if (failure != null) {
-					walkFailed(walk, node, failure);
-				}
-				else {
-					paged(walk, page);
-				}
-			});
-	}
-
-	private void paged(Walk walk, ScanTransport.Page page) {
-		boolean ended;
-		ClusterNodes.Node master;
-		synchronized (this) {
-			master = walk.master;
-			if (this.state.isOver()) {
-				return;
-			}
-			if (!page.keys().isEmpty()) {
-				if (this.removeAtSource) {
-					this.removing += page.keys().size();
-				}
-				else {
-					this.buffer.add(page.keys());
-					this.buffered += page.keys().size();
-				}
-			}
-			if (walk.restarted) {
-				this.rescanned += page.keys().size();
-			}
-			walk.cursor = page.cursor();
-			ended = "0".equals(page.cursor());
-			if (!ended) {
-				walk.inFlight = false;
-				this.running--;
-			}
-		}
-		if (ended) {
-			endView(walk);
-		}
-		if (this.removeAtSource && !page.keys().isEmpty()) {
-			// The walk's next SCAN first: the node answers it before these UNLINKs, so the next page is on its way
-			// while they run.
-			pump();
-			removeThenBuffer(master, page.keys(), null);
-			return;
-		}
-		signal();
-		pump();
 	}
 
 	/**
-	 * Removes keys on the master whose walk (or rescan) found them, one {@code UNLINK} per slot, then hands them to
-	 * the consumer, those removed marked so. A key the master did not remove (a redirect: its slot moved; a node that
-	 * stopped answering) is handed out unmarked: the cache clear's own delete, routed as usual, removes it.
+	 * Whether a page could start (the monitor held): a walk idle (neither reading nor ended) and room in flight, or a
+	 * rescan due.
 	 */
-	private void removeThenBuffer(ClusterNodes.Node master, List<byte[]> keys, @Nullable Runnable then) {
-		Map<Integer, List<byte[]>> bySlot = new LinkedHashMap<>();
-		for (byte[] key : keys) {
-			bySlot.computeIfAbsent(SlotHash.slot(key), (slot) -> new ArrayList<>(2)).add(key);
-		}
-		List<byte[][]> groups = new ArrayList<>(bySlot.size());
-		for (List<byte[]> group : bySlot.values()) {
-			for (int from = 0; from < group.size(); from += MAX_KEYS_PER_UNLINK) {
-				groups.add(group.subList(from, Math.min(group.size(), from + MAX_KEYS_PER_UNLINK))
-					.toArray(new byte[0][]));
-			}
-		}
-		CompletableFuture<boolean[]> unlinked;
-		try {
-			unlinked = this.transport.unlink(master, groups);
-		}
-		catch (RuntimeException ex) {
-			unlinked = CompletableFuture.failedFuture(ex);
-		}
-		unlinked.orTimeout(this.settings.timeout().toNanos(), TimeUnit.NANOSECONDS)
-			.whenComplete((done, failure) -> {
-				synchronized (this) {
-					this.removing -= keys.size();
-					if (then != null) {
-						then.run();
-					}
-					if (this.state.isOver()) {
-						return;
-					}
-					if (failure == null) {
-						for (int i = 0; i < done.length; i++) {
-							if (done[i]) {
-								Collections.addAll(this.removed, groups.get(i));
-							}
-						}
-					}
-					else {
-						logger.debug("Removing scanned keys on " + master.address() + " failed; the cache clear's "
-								+ "own delete removes them", failure);
-					}
-					this.buffer.add(keys);
-					this.buffered += keys.size();
-				}
-				signal();
-				pump();
-			});
+	boolean pageCouldStart() {
+		return (this.state == State.WALKING && this.walks.canRequest())
+				|| (this.state == State.RESCANNING && !this.migration.isRescanning());
 	}
 
 	/**
@@ -447,298 +222,51 @@ final class ClusterScan {
 	 * @return the keys not removed by this scan, {@code keys} itself when none was
 	 */
 	byte[][] claimRemoved(byte[][] keys) {
-		synchronized (this) {
-			if (this.removed.isEmpty()) {
-				return keys;
-			}
-			List<byte[]> rest = null;
-			for (int i = 0; i < keys.length; i++) {
-				if (this.removed.remove(keys[i])) {
-					if (rest == null) {
-						rest = new ArrayList<>(keys.length);
-						for (int j = 0; j < i; j++) {
-							rest.add(keys[j]);
-						}
-					}
-				}
-				else if (rest != null) {
-					rest.add(keys[i]);
-				}
-			}
-			return (rest == null) ? keys : rest.toArray(new byte[0][]);
-		}
+		ScanRemoval removal = this.removal;
+		return (removal != null) ? removal.claimRemoved(keys) : keys;
 	}
 
 	/**
-	 * Compares the shard's slots at the end of the walk with those at the start of the scan; a difference, or a slot
-	 * in motion, makes the slot suspect.
+	 * A walk's page request ended without ending the walk (the monitor held).
 	 */
-	private void endView(Walk walk) {
-		ClusterNodes.Node master;
-		synchronized (this) {
-			master = walk.master;
-		}
-		this.transport.clusterNodes(master).whenComplete((reply, failure) -> {
-			synchronized (this) {
-				if (failure != null) {
-					// The master cannot tell: everything it served is suspect.
-					this.suspect.or(walk.startSlots);
-				}
-				else {
-					ClusterNodes view = ClusterNodes.parse(reply);
-					BitSet changed = view.shardSlots();
-					changed.xor(walk.startSlots);
-					this.suspect.or(changed);
-					this.suspect.or(view.slotsInMotion());
-				}
-				walk.finished = true;
-				walk.inFlight = false;
-				this.running--;
-				this.unfinished--;
-			}
-			pump();
-		});
+	void pageEnded() {
+		this.walks.pageEnded();
 	}
 
 	/**
-	 * A node stopped answering: a server error ends the scan; anything else waits for the slots to be served again
-	 * and resumes there (the same node: same cursor; another: from the start).
+	 * A walk started over on another node (the monitor held).
 	 */
-	private void walkFailed(Walk walk, ClusterNodes.Node node, Throwable failure) {
-		Throwable cause = unwrap(failure);
-		if (cause instanceof ScanTransport.ServerError) {
-			fail(cause);
-			return;
-		}
+	void countRestart() {
+		this.restarts++;
+	}
+
+	/**
+	 * Keys came from a slot rescan (the monitor held).
+	 */
+	void countRescanned(int keys) {
+		this.rescanned += keys;
+	}
+
+	/**
+	 * The rescans of a round were planned (the monitor held).
+	 */
+	void rescanning() {
+		this.state = State.RESCANNING;
+	}
+
+	/**
+	 * Every walk and rescan ended.
+	 */
+	void complete() {
+		// Observed before the consumer can see the end, so that meters are current when a scan returns.
+		finished(ScanObserver.Outcome.COMPLETE);
 		synchronized (this) {
 			if (this.state.isOver()) {
 				return;
 			}
+			this.state = State.DONE;
 		}
-		logger.debug("Scan of " + node.address() + " failed, waiting for its slots to be served again", cause);
-		this.transport.invalidateTopology();
-		recover(walk, node, System.nanoTime() + this.settings.failoverTimeout().toNanos(), cause);
-	}
-
-	private void recover(Walk walk, ClusterNodes.Node failed, long deadline, Throwable cause) {
-		CompletableFuture.runAsync(() -> {
-		}, CompletableFuture.delayedExecutor(RECOVERY_POLL_MILLIS, TimeUnit.MILLISECONDS))
-			.thenCompose((ignored) -> layout())
-			.whenComplete((layout, failure) -> {
-				synchronized (this) {
-					if (this.state.isOver()) {
-						return;
-					}
-				}
-				ClusterNodes.Node successor = (layout != null) ? successor(layout, walk) : null;
-				if (successor == null) {
-					if (System.nanoTime() - deadline > 0) {
-						fail(new DataAccessResourceFailureException("Scan of " + failed.address()
-								+ " failed and no node served its slots again within "
-								+ this.settings.failoverTimeout(), cause));
-					}
-					else {
-						recover(walk, failed, deadline, cause);
-					}
-					return;
-				}
-				synchronized (this) {
-					ClusterNodes.Node next = walkNode(layout, successor);
-					if (!next.id().equals(failed.id())) {
-						// A cursor is a position in one server's table: another node starts over.
-						walk.cursor = "0";
-						walk.restarted = true;
-						this.restarts++;
-					}
-					walk.master = successor;
-					walk.node = next;
-					walk.inFlight = false;
-					this.running--;
-				}
-				pump();
-			});
-	}
-
-	/**
-	 * Returns the master that now serves most of the walk's slots, once it is not marked failed.
-	 */
-	private static ClusterNodes.@Nullable Node successor(ClusterNodes layout, Walk walk) {
-		ClusterNodes.Node best = null;
-		int bestShared = 0;
-		for (ClusterNodes.Node master : layout.servingMasters()) {
-			BitSet shared = (BitSet) master.slots().clone();
-			shared.and(walk.startSlots);
-			if (shared.cardinality() > bestShared) {
-				best = master;
-				bestShared = shared.cardinality();
-			}
-		}
-		return best;
-	}
-
-	/**
-	 * Every walk ended: reads the current masters' views, adds the slots in motion, and plans the rescan of the
-	 * suspect slots, or ends the scan.
-	 */
-	private void verify() {
-		layout().thenCompose((layout) -> {
-			List<ClusterNodes.Node> masters = layout.servingMasters();
-			List<CompletableFuture<ClusterNodes.Node>> views = new ArrayList<>();
-			for (ClusterNodes.Node master : masters) {
-				views.add(this.transport.clusterNodes(master).thenApply((reply) -> ClusterNodes.parse(reply).myself()));
-			}
-			return CompletableFuture.allOf(views.toArray(new CompletableFuture<?>[0]))
-				.thenApply((ignored) -> views.stream().map(CompletableFuture::join).toList());
-		}).whenComplete((owners, failure) -> {
-			if (failure != null) {
-				fail(failure);
-				return;
-			}
-			boolean done;
-			synchronized (this) {
-				if (this.state.isOver()) {
-					return;
-				}
-				Map<String, ClusterNodes.Node> current = new LinkedHashMap<>();
-				BitSet motion = new BitSet(ClusterNodes.SLOTS);
-				for (ClusterNodes.Node owner : owners) {
-					current.put(owner.id(), owner);
-					motion.or(owner.migrating());
-					motion.or(owner.importing());
-				}
-				Map<String, ClusterNodes.Node> previous = this.roundOwners;
-				if (previous == null) {
-					this.suspect.or(motion);
-				}
-				else {
-					// After a round of rescans: slots that moved, or started or stopped moving, meanwhile are read
-					// again. A slot still migrating as before needs no second read: its rescan read the source
-					// before the importer.
-					this.suspect.or(moved(previous, current));
-					BitSet changedMotion = (BitSet) motion.clone();
-					changedMotion.xor(this.roundMotion);
-					this.suspect.or(changedMotion);
-				}
-				this.roundOwners = current;
-				this.roundMotion = motion;
-				done = this.suspect.isEmpty() || this.round >= MAX_ROUNDS;
-				if (done) {
-					if (!this.suspect.isEmpty()) {
-						logger.warn("Slots kept moving through " + MAX_ROUNDS + " rescans; the scan ends without "
-								+ "reading slots " + this.suspect + " once more: a key that moved with them may be "
-								+ "missing");
-					}
-				}
-				else {
-					this.round++;
-					planRescans(current.values());
-					this.suspect.clear();
-					this.state = State.RESCANNING;
-				}
-			}
-			if (done) {
-				// Observed before the consumer can see the end, so that meters are current when a scan returns.
-				finished(ScanObserver.Outcome.COMPLETE);
-				synchronized (this) {
-					if (this.state.isOver()) {
-						return;
-					}
-					this.state = State.DONE;
-				}
-				signal();
-			}
-			else {
-				pump();
-			}
-		});
-	}
-
-	private static BitSet moved(Map<String, ClusterNodes.Node> previous, Map<String, ClusterNodes.Node> current) {
-		BitSet moved = new BitSet(ClusterNodes.SLOTS);
-		for (Map.Entry<String, ClusterNodes.Node> entry : current.entrySet()) {
-			ClusterNodes.Node before = previous.get(entry.getKey());
-			BitSet slots = (BitSet) entry.getValue().slots().clone();
-			if (before != null) {
-				slots.xor(before.slots());
-			}
-			moved.or(slots);
-		}
-		for (Map.Entry<String, ClusterNodes.Node> entry : previous.entrySet()) {
-			if (!current.containsKey(entry.getKey())) {
-				moved.or(entry.getValue().slots());
-			}
-		}
-		return moved;
-	}
-
-	/**
-	 * Owners first, importers after: a key that migrates between the two reads is found on the importer.
-	 */
-	private void planRescans(Iterable<ClusterNodes.Node> owners) {
-		Map<ClusterNodes.Node, List<Integer>> first = new HashMap<>();
-		Map<ClusterNodes.Node, List<Integer>> then = new HashMap<>();
-		for (int slot = this.suspect.nextSetBit(0); slot >= 0; slot = this.suspect.nextSetBit(slot + 1)) {
-			for (ClusterNodes.Node owner : owners) {
-				if (owner.slots().get(slot)) {
-					first.computeIfAbsent(owner, (node) -> new ArrayList<>()).add(slot);
-				}
-				if (owner.importing().get(slot)) {
-					then.computeIfAbsent(owner, (node) -> new ArrayList<>()).add(slot);
-				}
-			}
-		}
-		for (Map<ClusterNodes.Node, List<Integer>> stage : List.of(first, then)) {
-			for (Map.Entry<ClusterNodes.Node, List<Integer>> entry : stage.entrySet()) {
-				List<Integer> slots = entry.getValue();
-				for (int from = 0; from < slots.size(); from += SLOTS_PER_RESCAN) {
-					int[] chunk = slots.subList(from, Math.min(slots.size(), from + SLOTS_PER_RESCAN)).stream()
-						.mapToInt(Integer::intValue).toArray();
-					this.rescans.add(new Rescan(entry.getKey(), chunk));
-				}
-			}
-		}
-	}
-
-	private void rescan(Rescan rescan) {
-		this.transport.keysInSlots(rescan.node, rescan.slots, this.type != null).whenComplete((keys, failure) -> {
-			if (failure != null) {
-				fail(failure);
-				return;
-			}
-			List<byte[]> toRemove = null;
-			synchronized (this) {
-				if (this.state.isOver()) {
-					return;
-				}
-				List<byte[]> found = new ArrayList<>();
-				for (ScanTransport.TypedKey key : keys) {
-					if ((this.match == null || Glob.matches(this.match, key.key()))
-							&& (this.type == null || this.type.equalsIgnoreCase(key.type()))) {
-						found.add(key.key());
-					}
-				}
-				if (!found.isEmpty() && this.removeAtSource) {
-					this.rescanned += found.size();
-					this.removing += found.size();
-					// Still rescanning until they are removed: verify() must not run before.
-					toRemove = found;
-				}
-				else {
-					if (!found.isEmpty()) {
-						this.buffer.add(found);
-						this.buffered += found.size();
-						this.rescanned += found.size();
-					}
-					this.rescanning = false;
-				}
-			}
-			if (toRemove != null) {
-				removeThenBuffer(rescan.node, toRemove, () -> this.rescanning = false);
-				return;
-			}
-			signal();
-			pump();
-		});
+		this.readAhead.signal();
 	}
 
 	/**
@@ -746,25 +274,7 @@ final class ClusterScan {
 	 * @return the keys, never empty, or {@code null} when none is buffered
 	 */
 	@Nullable List<byte[]> pollPage() {
-		List<byte[]> page;
-		boolean low;
-		synchronized (this) {
-			page = this.buffer.poll();
-			if (page == null) {
-				return null;
-			}
-			this.buffered -= page.size();
-			this.returned += page.size();
-			// Only when a page could start: a walk idle (neither reading nor ended) and room in flight and in the
-			// buffer, or a rescan due.
-			low = this.buffered + this.removing < this.settings.readAhead() && ((this.state == State.WALKING
-					&& this.running < this.settings.concurrency() && this.running < this.unfinished)
-					|| (this.state == State.RESCANNING && !this.rescanning));
-		}
-		if (low) {
-			pump();
-		}
-		return page;
+		return this.readAhead.pollPage();
 	}
 
 	/**
@@ -773,36 +283,7 @@ final class ClusterScan {
 	 * @throws DataAccessException when the scan failed
 	 */
 	@Nullable List<byte[]> takePage() {
-		while (true) {
-			List<byte[]> page = pollPage();
-			if (page != null) {
-				return page;
-			}
-			synchronized (this) {
-				if (!this.buffer.isEmpty()) {
-					continue;
-				}
-				if (this.failure != null) {
-					throw translate(this.failure);
-				}
-				if (this.state == State.DONE || this.state == State.CLOSED) {
-					return null;
-				}
-				try {
-					this.waiting++;
-					try {
-						wait(100);
-					}
-					finally {
-						this.waiting--;
-					}
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					throw new DataAccessResourceFailureException("Interrupted while waiting for scanned keys", ex);
-				}
-			}
-		}
+		return this.readAhead.takePage();
 	}
 
 	/**
@@ -810,7 +291,21 @@ final class ClusterScan {
 	 * @return whether it is over
 	 */
 	synchronized boolean isFinished() {
-		return this.buffer.isEmpty() && (this.state == State.DONE || this.state == State.CLOSED);
+		return this.readAhead.isEmpty() && hasEnded();
+	}
+
+	/**
+	 * Whether the scan ended without failing (the monitor held).
+	 */
+	boolean hasEnded() {
+		return this.state == State.DONE || this.state == State.CLOSED;
+	}
+
+	/**
+	 * Whether the scan ended, failed or was closed (the monitor held).
+	 */
+	boolean isOver() {
+		return this.state.isOver();
 	}
 
 	/**
@@ -830,9 +325,10 @@ final class ClusterScan {
 				return;
 			}
 			this.state = State.CLOSED;
-			this.buffer.clear();
-			this.buffered = 0;
-			this.removed.clear();
+			this.readAhead.clear();
+			if (this.removal != null) {
+				this.removal.clear();
+			}
 			notifyAll();
 		}
 		finished(ScanObserver.Outcome.CLOSED);
@@ -854,7 +350,10 @@ final class ClusterScan {
 		return this.rescanned;
 	}
 
-	private void fail(Throwable failure) {
+	/**
+	 * Ends the scan with a failure, unless it is over.
+	 */
+	void fail(Throwable failure) {
 		synchronized (this) {
 			if (this.state.isOver()) {
 				return;
@@ -864,7 +363,7 @@ final class ClusterScan {
 			notifyAll();
 		}
 		finished(ScanObserver.Outcome.FAILED);
-		signal();
+		this.readAhead.signal();
 	}
 
 	private void finished(ScanObserver.Outcome outcome) {
@@ -873,7 +372,7 @@ final class ClusterScan {
 		long restarts;
 		synchronized (this) {
 			notifyAll();
-			keys = this.returned + this.buffered;
+			keys = this.readAhead.keys();
 			rescanned = this.rescanned;
 			restarts = this.restarts;
 		}
@@ -882,19 +381,6 @@ final class ClusterScan {
 		if (this.cacheClear && outcome == ScanObserver.Outcome.COMPLETE) {
 			this.observer.cleared(keys, duration);
 		}
-	}
-
-	private void signal() {
-		Runnable signal;
-		synchronized (this) {
-			// Only a consumer that found nothing waits; one that is busy with earlier pages needs no wake-up (with
-			// small pages, one per page was a context switch per SCAN).
-			if (this.waiting > 0) {
-				notifyAll();
-			}
-			signal = this.signal;
-		}
-		signal.run();
 	}
 
 	private static DataAccessException translate(Throwable failure) {
@@ -908,7 +394,7 @@ final class ClusterScan {
 		return new DataAccessResourceFailureException("The cluster-wide scan failed: " + failure.getMessage(), failure);
 	}
 
-	private static @Nullable Throwable unwrap(@Nullable Throwable failure) {
+	static @Nullable Throwable unwrap(@Nullable Throwable failure) {
 		Throwable cause = failure;
 		while (cause instanceof CompletionException && cause.getCause() != null) {
 			cause = cause.getCause();
@@ -924,35 +410,6 @@ final class ClusterScan {
 			return this == DONE || this == CLOSED || this == FAILED;
 		}
 
-	}
-
-	/**
-	 * One master's walk.
-	 */
-	private static final class Walk {
-
-		private ClusterNodes.Node master;
-
-		private ClusterNodes.Node node;
-
-		private BitSet startSlots = new BitSet(ClusterNodes.SLOTS);
-
-		private String cursor = "0";
-
-		private boolean inFlight;
-
-		private boolean finished;
-
-		private boolean restarted;
-
-		Walk(ClusterNodes.Node master, ClusterNodes.Node node) {
-			this.master = master;
-			this.node = node;
-		}
-
-	}
-
-	private record Rescan(ClusterNodes.Node node, int[] slots) {
 	}
 
 }

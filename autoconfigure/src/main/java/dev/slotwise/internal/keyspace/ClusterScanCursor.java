@@ -2,6 +2,7 @@ package dev.slotwise.internal.keyspace;
 
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.function.ToLongFunction;
 
 import org.jspecify.annotations.Nullable;
 
@@ -12,10 +13,16 @@ import org.springframework.data.redis.core.Cursor;
  * A {@link Cursor} over a {@link ClusterScan}: {@link #hasNext()} waits for the walks' next key; {@link #close()}
  * stops every walk. Its id is {@code 0} once the scan ended and otherwise a number that only says it goes on: there is
  * no single server cursor to resume from.
+ * <p>
+ * The walks start when the cursor is first read, or as a cache clear with {@link #clearCache(ToLongFunction)}: Spring
+ * Data Redis's cache writer hands Slotwise's {@link ClusterCacheClear} the connection, whose {@code scan(options)}
+ * returns this cursor, and only then can the scan know it is a clear.
  */
-final class ClusterScanCursor implements Cursor<byte[]>, RemovingScan {
+final class ClusterScanCursor implements Cursor<byte[]> {
 
-	private final ClusterScan scan;
+	private final Scans scans;
+
+	private @Nullable ClusterScan scan;
 
 	private @Nullable List<byte[]> page;
 
@@ -27,8 +34,51 @@ final class ClusterScanCursor implements Cursor<byte[]>, RemovingScan {
 
 	private boolean ended;
 
-	ClusterScanCursor(ClusterScan scan) {
-		this.scan = scan;
+	/**
+	 * @param scans creates the scan when the cursor is first read or asked to clear
+	 */
+	ClusterScanCursor(Scans scans) {
+		this.scans = scans;
+	}
+
+	/**
+	 * Runs the scan as a cache clear: every key is removed where its walk found it, and those a walk could not remove
+	 * (their slot moved; their node stopped answering) are handed to {@code delete}, routed as usual.
+	 * @param delete deletes keys, returning how many it deleted
+	 * @return the keys deleted
+	 * @throws IllegalStateException when the cursor was read already
+	 */
+	long clearCache(ToLongFunction<byte[][]> delete) {
+		if (this.scan != null || this.closed) {
+			throw new IllegalStateException("A cursor that was read or closed cannot clear a cache");
+		}
+		ClusterScan clear = this.scans.create(true).start();
+		this.scan = clear;
+		long deleted = 0;
+		try {
+			for (List<byte[]> page = clear.takePage(); page != null; page = clear.takePage()) {
+				byte[][] keys = page.toArray(new byte[0][]);
+				byte[][] rest = clear.claimRemoved(keys);
+				deleted += keys.length - rest.length;
+				if (rest.length > 0) {
+					deleted += delete.applyAsLong(rest);
+				}
+			}
+			this.ended = true;
+		}
+		finally {
+			close();
+		}
+		return deleted;
+	}
+
+	private ClusterScan scan() {
+		ClusterScan scan = this.scan;
+		if (scan == null) {
+			scan = this.scans.create(false).start();
+			this.scan = scan;
+		}
+		return scan;
 	}
 
 	@Override
@@ -42,7 +92,7 @@ final class ClusterScanCursor implements Cursor<byte[]>, RemovingScan {
 		if (this.ended) {
 			return false;
 		}
-		this.page = this.scan.takePage();
+		this.page = scan().takePage();
 		this.index = 0;
 		this.ended = this.page == null;
 		return !this.ended;
@@ -56,11 +106,6 @@ final class ClusterScanCursor implements Cursor<byte[]>, RemovingScan {
 		byte[] key = this.page.get(this.index++);
 		this.position++;
 		return key;
-	}
-
-	@Override
-	public byte[][] claimRemoved(byte[][] keys) {
-		return this.scan.claimRemoved(keys);
 	}
 
 	@Override
@@ -88,8 +133,26 @@ final class ClusterScanCursor implements Cursor<byte[]>, RemovingScan {
 	public void close() {
 		if (!this.closed) {
 			this.closed = true;
-			this.scan.close();
+			ClusterScan scan = this.scan;
+			if (scan != null) {
+				scan.close();
+			}
 		}
+	}
+
+	/**
+	 * Creates the cursor's scan, not started.
+	 */
+	@FunctionalInterface
+	interface Scans {
+
+		/**
+		 * Creates the scan.
+		 * @param cacheClear whether a cache clear runs it (it removes keys where they were found)
+		 * @return the scan
+		 */
+		ClusterScan create(boolean cacheClear);
+
 	}
 
 }

@@ -5,7 +5,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import dev.slotwise.internal.keyspace.ScanObserver;
@@ -29,8 +28,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * </ul>
  * A {@link MeterBinder}, registered up front per client, as {@link MultiKeyMeters} is.
  */
-public final class KeyspaceMeters extends ClientMeterBinder<KeyspaceMeters.ClientObserver>
-		implements ScanObserver.Source {
+public final class KeyspaceMeters extends RegistryMeterBinder<ScanObserver> implements ScanObserver.Source {
 
 	/** Name of the scan timer. */
 	public static final String SCANS = "slotwise.keyspace.scans";
@@ -50,46 +48,40 @@ public final class KeyspaceMeters extends ClientMeterBinder<KeyspaceMeters.Clien
 	/** Name of the deleted-keys counter. */
 	public static final String DELETED = "slotwise.keyspace.keys.deleted";
 
-	@Override
-	public ScanObserver forClient(String client) {
-		return observer(client);
+	/**
+	 * Creates the meters, bound to no registry yet.
+	 */
+	public KeyspaceMeters() {
+		super(Each::new);
 	}
 
 	@Override
-	protected ClientObserver newObserver(String client) {
-		return new ClientObserver();
+	protected ScanObserver meters(MeterRegistry registry, String client) {
+		return new ClientMeters(registry, client);
 	}
 
-	@Override
-	protected void register(ClientObserver observer, MeterRegistry registry, String client) {
-		observer.meters.add(new ClientMeters(registry, client));
-	}
-
-	static final class ClientObserver implements ScanObserver {
-
-		private final List<ClientMeters> meters = new CopyOnWriteArrayList<>();
+	/**
+	 * Passes everything to the observers a list holds at the time.
+	 */
+	private record Each(List<ScanObserver> observers) implements ScanObserver {
 
 		@Override
 		public void scanned(long keys, long rescanned, long restarts, Outcome outcome, long durationNanos) {
-			for (ClientMeters meters : this.meters) {
-				meters.scans.get(outcome).record(durationNanos, TimeUnit.NANOSECONDS);
-				meters.scanned.increment(keys);
-				meters.duplicates.increment(rescanned);
-				meters.restarts.increment(restarts);
+			for (ScanObserver observer : this.observers) {
+				observer.scanned(keys, rescanned, restarts, outcome, durationNanos);
 			}
 		}
 
 		@Override
 		public void cleared(long deleted, long durationNanos) {
-			for (ClientMeters meters : this.meters) {
-				meters.clears.record(durationNanos, TimeUnit.NANOSECONDS);
-				meters.deleted.increment(deleted);
+			for (ScanObserver observer : this.observers) {
+				observer.cleared(deleted, durationNanos);
 			}
 		}
 
 	}
 
-	private static final class ClientMeters {
+	private static final class ClientMeters implements ScanObserver {
 
 		private final Map<ScanObserver.Outcome, Timer> scans = new EnumMap<>(ScanObserver.Outcome.class);
 
@@ -126,6 +118,20 @@ public final class KeyspaceMeters extends ClientMeterBinder<KeyspaceMeters.Clien
 
 		private static Counter counter(MeterRegistry registry, String name, String description, Tags tags) {
 			return Counter.builder(name).description(description).tags(tags).register(registry);
+		}
+
+		@Override
+		public void scanned(long keys, long rescanned, long restarts, Outcome outcome, long durationNanos) {
+			this.scans.get(outcome).record(durationNanos, TimeUnit.NANOSECONDS);
+			this.scanned.increment(keys);
+			this.duplicates.increment(rescanned);
+			this.restarts.increment(restarts);
+		}
+
+		@Override
+		public void cleared(long deleted, long durationNanos) {
+			this.clears.record(durationNanos, TimeUnit.NANOSECONDS);
+			this.deleted.increment(deleted);
 		}
 
 	}

@@ -2,9 +2,7 @@ package dev.slotwise.internal.metrics;
 
 import java.time.Duration;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import dev.slotwise.internal.multikey.MultiKeyCommand;
@@ -34,8 +32,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * meters of a client are registered up front, so that a call costs an array lookup and two record operations, never
  * a registry lookup.
  */
-public final class MultiKeyMeters extends ClientMeterBinder<MultiKeyMeters.ClientObserver>
-		implements MultiKeyObserver.Source {
+public final class MultiKeyMeters extends RegistryMeterBinder<MultiKeyObserver> implements MultiKeyObserver.Source {
 
 	/** Name of the call timer. */
 	public static final String CALLS = "slotwise.multikey.calls";
@@ -46,51 +43,22 @@ public final class MultiKeyMeters extends ClientMeterBinder<MultiKeyMeters.Clien
 	/** Name of the redirect counter. */
 	public static final String REDIRECTS = "slotwise.multikey.redirects";
 
-
 	/**
-	 * Returns the observer that records one client's calls in every registry this binder is bound to.
-	 * @param client the client tag, {@code jedis} or {@code lettuce}
-	 * @return the observer, the same for every call with the same client
+	 * Creates the meters, bound to no registry yet.
 	 */
-	@Override
-	public MultiKeyObserver forClient(String client) {
-		return observer(client);
+	public MultiKeyMeters() {
+		super(MultiKeyObserver.Composite::new);
 	}
 
 	@Override
-	protected ClientObserver newObserver(String client) {
-		return new ClientObserver();
-	}
-
-	@Override
-	protected void register(ClientObserver observer, MeterRegistry registry, String client) {
-		observer.meters.add(new ClientMeters(registry, client));
-	}
-
-	static final class ClientObserver implements MultiKeyObserver {
-
-		private final List<ClientMeters> meters = new CopyOnWriteArrayList<>();
-
-		@Override
-		public void called(MultiKeyCommand command, int keys, boolean success, long durationNanos) {
-			for (ClientMeters meters : this.meters) {
-				meters.called(command, keys, success, durationNanos);
-			}
-		}
-
-		@Override
-		public void redirected(RedirectKind kind) {
-			for (ClientMeters meters : this.meters) {
-				meters.redirected(kind);
-			}
-		}
-
+	protected MultiKeyObserver meters(MeterRegistry registry, String client) {
+		return new ClientMeters(registry, client);
 	}
 
 	/**
 	 * One client's meters in one registry.
 	 */
-	private static final class ClientMeters {
+	private static final class ClientMeters implements MultiKeyObserver {
 
 		private final Map<MultiKeyCommand, Timer> successes = new EnumMap<>(MultiKeyCommand.class);
 
@@ -139,12 +107,14 @@ public final class MultiKeyMeters extends ClientMeterBinder<MultiKeyMeters.Clien
 				.register(registry);
 		}
 
-		void called(MultiKeyCommand command, int keys, boolean success, long durationNanos) {
+		@Override
+		public void called(MultiKeyCommand command, int keys, boolean success, long durationNanos) {
 			(success ? this.successes : this.failures).get(command).record(durationNanos, TimeUnit.NANOSECONDS);
 			this.keys.get(command).record(keys);
 		}
 
-		void redirected(RedirectKind kind) {
+		@Override
+		public void redirected(RedirectKind kind) {
 			this.redirects.get(kind).increment();
 		}
 

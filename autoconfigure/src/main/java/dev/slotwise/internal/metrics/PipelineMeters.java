@@ -1,9 +1,7 @@
 package dev.slotwise.internal.metrics;
 
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import dev.slotwise.internal.pipeline.PipelineObserver;
@@ -29,8 +27,7 @@ import io.micrometer.core.instrument.Timer;
  * No gauges, so no counter shares a base name with a gauge in Prometheus. Kept here rather than in the
  * {@code metrics} package until that package's owner takes it over.
  */
-public final class PipelineMeters extends ClientMeterBinder<PipelineMeters.ClientObserver>
-		implements PipelineObserver.Source {
+public final class PipelineMeters extends RegistryMeterBinder<PipelineObserver> implements PipelineObserver.Source {
 
 	/** Name of the pipeline timer. */
 	public static final String PIPELINES = "slotwise.pipeline.pipelines";
@@ -44,51 +41,22 @@ public final class PipelineMeters extends ClientMeterBinder<PipelineMeters.Clien
 	/** Name of the redirect counter. */
 	public static final String REDIRECTS = "slotwise.pipeline.redirects";
 
-
 	/**
-	 * Returns the observer that records one client's pipelines in every registry this binder is bound to.
-	 * @param client the client tag, e.g. {@code jedis}
-	 * @return the observer, the same for every call with the same client
+	 * Creates the meters, bound to no registry yet.
 	 */
-	@Override
-	public PipelineObserver forClient(String client) {
-		return observer(client);
+	public PipelineMeters() {
+		super(PipelineObserver.Composite::new);
 	}
 
 	@Override
-	protected ClientObserver newObserver(String client) {
-		return new ClientObserver();
-	}
-
-	@Override
-	protected void register(ClientObserver observer, MeterRegistry registry, String client) {
-		observer.meters.add(new ClientMeters(registry, client));
-	}
-
-	static final class ClientObserver implements PipelineObserver {
-
-		private final List<ClientMeters> meters = new CopyOnWriteArrayList<>();
-
-		@Override
-		public void closed(int commands, int nodes, String outcome, long durationNanos) {
-			for (ClientMeters meters : this.meters) {
-				meters.closed(commands, nodes, outcome, durationNanos);
-			}
-		}
-
-		@Override
-		public void redirected(RedirectKind kind) {
-			for (ClientMeters meters : this.meters) {
-				meters.redirected(kind);
-			}
-		}
-
+	protected PipelineObserver meters(MeterRegistry registry, String client) {
+		return new ClientMeters(registry, client);
 	}
 
 	/**
 	 * One client's meters in one registry.
 	 */
-	private static final class ClientMeters {
+	private static final class ClientMeters implements PipelineObserver {
 
 		private final Map<String, Timer> pipelines;
 
@@ -128,7 +96,8 @@ public final class PipelineMeters extends ClientMeterBinder<PipelineMeters.Clien
 				.register(registry);
 		}
 
-		void closed(int commands, int nodes, String outcome, long durationNanos) {
+		@Override
+		public void closed(int commands, int nodes, String outcome, long durationNanos) {
 			Timer timer = this.pipelines.get(outcome);
 			if (timer != null) {
 				timer.record(durationNanos, TimeUnit.NANOSECONDS);
@@ -137,7 +106,8 @@ public final class PipelineMeters extends ClientMeterBinder<PipelineMeters.Clien
 			this.nodes.record(nodes);
 		}
 
-		void redirected(RedirectKind kind) {
+		@Override
+		public void redirected(RedirectKind kind) {
 			this.redirects.get(kind).increment();
 		}
 

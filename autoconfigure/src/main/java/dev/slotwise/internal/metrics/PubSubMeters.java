@@ -10,6 +10,7 @@ import dev.slotwise.internal.pubsub.PubSubObserver;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
@@ -138,17 +139,14 @@ public final class PubSubMeters extends ClientMeterBinder<PubSubMeters.ClientObs
 		}
 
 		void register(MeterRegistry registry, String client) {
+			Tags tags = Tags.of("client", client, "node", this.node, "kind", kind(this.sharded));
 			Gauge.builder(SUBSCRIPTIONS, this.subscriptions, AtomicInteger::get)
 				.description("Channels and patterns subscribed on a node")
-				.tag("client", client)
-				.tag("node", this.node)
-				.tag("kind", kind(this.sharded))
+				.tags(tags)
 				.register(registry);
 			FunctionCounter.builder(RECEIVED, this.received, LongAdder::sum)
 				.description("Pub/sub messages handed to listeners")
-				.tag("client", client)
-				.tag("node", this.node)
-				.tag("kind", kind(this.sharded))
+				.tags(tags)
 				.register(registry);
 		}
 

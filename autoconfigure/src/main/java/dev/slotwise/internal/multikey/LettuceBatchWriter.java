@@ -2,15 +2,23 @@ package dev.slotwise.internal.multikey;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.slotwise.internal.observed.Observed;
 import dev.slotwise.internal.compat.LettuceInternals;
+import io.lettuce.core.CommandListenerWriter;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.event.command.CommandFailedEvent;
+import io.lettuce.core.event.command.CommandListener;
+import io.lettuce.core.event.command.CommandStartedEvent;
+import io.lettuce.core.event.command.CommandSucceededEvent;
 import io.lettuce.core.protocol.CommandExpiryWriter;
 import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.CommandWrapper;
 import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.tracing.TraceContext;
 import io.netty.channel.Channel;
@@ -26,6 +34,11 @@ import io.netty.channel.Channel;
  * order and its encoder writes them into one buffer), but the endpoint keeps its channel in a protected field, read
  * through {@link LettuceInternals}. Where it cannot be (a Lettuce without it), where the channel is not active
  * (reconnecting, closed), or for a connection that is not a plain endpoint, the batch goes through the endpoint.
+ * <p>
+ * A client with {@code CommandListener}s gives each node connection a {@link CommandListenerWriter} in front of the
+ * endpoint. Its listener is read through {@link LettuceInternals} and told of each command of the batch as that writer
+ * tells it of Lettuce's own (started when written; succeeded or failed when done), so the listeners see the engine's
+ * commands either way; where the listener cannot be read, the batch goes through that writer.
  * <p>
  * What the direct path leaves out: the commands do not count towards Lettuce's {@code requestQueueSize} (off unless
  * configured), and a batch written while a reconnected channel replays its buffered commands may reach the server
@@ -86,22 +99,88 @@ public final class LettuceBatchWriter {
 			return;
 		}
 		RedisChannelWriter writer = handler.getChannelWriter();
+		List<RedisCommand<byte[], byte[], ?>> commands = batch;
+		if (writer instanceof CommandListenerWriter listening) {
+			CommandListener listener = LettuceInternals.commandListener(listening);
+			if (listener == null) {
+				// Lettuce's own path: its writer tells the listeners.
+				writer.write(batch);
+				return;
+			}
+			commands = listened(batch, listener);
+			writer = listening.getDelegate();
+		}
 		if (writer instanceof CommandExpiryWriter expiry) {
 			writer = expiry.getDelegate();
 		}
 		Channel channel = LettuceInternals.activeChannel(writer);
 		if (channel == null) {
-			writer.write(batch);
+			writer.write(commands);
 			return;
 		}
-		channel.writeAndFlush(batch).addListener((written) -> {
-			if (!written.isSuccess()) {
+		List<RedisCommand<byte[], byte[], ?>> written = commands;
+		channel.writeAndFlush(written).addListener((done) -> {
+			if (!done.isSuccess()) {
 				// Not handed to Lettuce's handler (the channel closed on the way): nothing will answer these.
-				for (RedisCommand<byte[], byte[], ?> command : batch) {
-					command.completeExceptionally(written.cause());
+				for (RedisCommand<byte[], byte[], ?> command : written) {
+					command.completeExceptionally(done.cause());
 				}
 			}
 		});
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static List<RedisCommand<byte[], byte[], ?>> listened(List<RedisCommand<byte[], byte[], ?>> batch,
+			CommandListener listener) {
+		List<RedisCommand<byte[], byte[], ?>> listened = new ArrayList<>(batch.size());
+		long now = System.currentTimeMillis();
+		for (RedisCommand<byte[], byte[], ?> command : batch) {
+			CommandStartedEvent started = new CommandStartedEvent((RedisCommand) command, now);
+			listener.commandStarted(started);
+			listened.add(new ListenedCommand<>(command, listener, started.getContext(), now));
+		}
+		return listened;
+	}
+
+	/**
+	 * Tells a {@link CommandListener} how a command of a node batch ended, as Lettuce's {@link CommandListenerWriter}
+	 * does for the commands it writes.
+	 */
+	private static final class ListenedCommand<T> extends CommandWrapper<byte[], byte[], T> {
+
+		private final CommandListener listener;
+
+		private final Map<String, Object> context;
+
+		private final long startedAt;
+
+		ListenedCommand(RedisCommand<byte[], byte[], T> command, CommandListener listener, Map<String, Object> context,
+				long startedAt) {
+			super(command);
+			this.listener = listener;
+			this.context = context;
+			this.startedAt = startedAt;
+		}
+
+		@Override
+		@SuppressWarnings({ "unchecked", "rawtypes" })
+		protected void doOnComplete() {
+			if (getOutput() != null && getOutput().hasError()) {
+				this.listener.commandFailed(new CommandFailedEvent((RedisCommand) this.command, this.context,
+						new RedisCommandExecutionException(getOutput().getError())));
+			}
+			else {
+				this.listener.commandSucceeded(new CommandSucceededEvent((RedisCommand) this.command, this.context,
+						this.startedAt, System.currentTimeMillis()));
+			}
+		}
+
+		@Override
+		@SuppressWarnings({ "unchecked", "rawtypes" })
+		protected void doOnError(Throwable throwable) {
+			this.listener.commandFailed(new CommandFailedEvent((RedisCommand) this.command, this.context, throwable));
+		}
+
 	}
 
 }

@@ -1,10 +1,13 @@
 package dev.slotwise.internal.multikey;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -14,16 +17,21 @@ import java.util.function.LongConsumer;
 import dev.slotwise.internal.compat.LettuceInternals;
 import dev.slotwise.internal.routing.Chunks;
 import dev.slotwise.internal.routing.NodeAddress;
+import dev.slotwise.internal.routing.RedirectKind;
 import dev.slotwise.internal.routing.SlotHash;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.event.AskRedirectionEvent;
+import io.lettuce.core.cluster.event.MovedRedirectionEvent;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.models.role.RedisNodeDescription;
+import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ConnectionIntent;
+import io.lettuce.core.protocol.ReadOnlyCommands;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.util.Timeout;
 import io.lettuce.core.tracing.TraceContext;
@@ -55,12 +63,38 @@ public final class LettuceNodeTransport implements NodeTransport {
 
 	private final LettuceCommandTracing tracing;
 
+	/** The commands the client counts as read-only, which its {@code ReadFrom} may send to replicas. */
+	private final Set<MultiKeyCommand> reads;
+
 	public LettuceNodeTransport(StatefulRedisClusterConnection<byte[], byte[]> connection, AskingConnection asking,
 			LongConsumer invalidateTopology) {
 		this.connection = connection;
 		this.asking = asking;
 		this.invalidateTopology = invalidateTopology;
 		this.tracing = LettuceCommandTracing.of(connection.getResources());
+		this.reads = readOnly(connection.getOptions().getReadOnlyCommands());
+	}
+
+	/**
+	 * Returns the commands the client counts as read-only, asked as Lettuce's cluster routing asks it for its own
+	 * commands ({@code ClientOptions.getReadOnlyCommands()}), by command type: the engine's commands are the same
+	 * commands, so a predicate that makes {@code MGET} a write keeps Slotwise's {@code MGET}s on masters too.
+	 * @param predicate the client's predicate
+	 * @return the engine's commands it counts as read-only
+	 */
+	static Set<MultiKeyCommand> readOnly(ReadOnlyCommands.ReadOnlyPredicate predicate) {
+		Set<MultiKeyCommand> reads = EnumSet.noneOf(MultiKeyCommand.class);
+		for (MultiKeyCommand command : MultiKeyCommand.values()) {
+			try {
+				if (predicate.isReadOnly(new Command<>(COMMAND_TYPES.get(command), null))) {
+					reads.add(command);
+				}
+			}
+			catch (RuntimeException ex) {
+				// A predicate that needs more than the type (arguments, output): a write, the safe side.
+			}
+		}
+		return Set.copyOf(reads);
 	}
 
 	@Override
@@ -133,10 +167,11 @@ public final class LettuceNodeTransport implements NodeTransport {
 	}
 
 	/**
-	 * Returns the node connection a batch goes over: for reads ({@code MGET}, {@code EXISTS}) sent to the master that
-	 * owns their slots, a node that the connection's {@link ReadFrom} selects among that master and its replicas, as
-	 * Lettuce's own cluster reads do (replica connections are opened with {@code READONLY}); for writes, and for
-	 * commands a redirect sent to a node, that node ({@link Request#replicaMayServe(List)}).
+	 * Returns the node connection a batch goes over: for reads (the commands the client's
+	 * {@code ClientOptions.getReadOnlyCommands()} counts as read-only: {@code MGET} and {@code EXISTS} by default)
+	 * sent to the master that owns their slots, a node that the connection's {@link ReadFrom} selects among that master
+	 * and its replicas, as Lettuce's own cluster reads do (replica connections are opened with {@code READONLY}); for
+	 * writes, and for commands a redirect sent to a node, that node ({@link Request#replicaMayServe(List, Set)}).
 	 * @param node the node the engine routed the batch to
 	 * @param requests the batch
 	 * @return the connection
@@ -145,7 +180,7 @@ public final class LettuceNodeTransport implements NodeTransport {
 			List<Request> requests) {
 		ReadFrom readFrom = this.connection.getReadFrom();
 		if (readFrom == null || readFrom == ReadFrom.UPSTREAM || readFrom == ReadFrom.MASTER
-				|| !Request.replicaMayServe(requests)) {
+				|| !Request.replicaMayServe(requests, this.reads)) {
 			return this.connection.getConnectionAsync(node.host(), node.port());
 		}
 		// Every request of a batch routed by slot belongs to the same master, so one slot tells the candidates.
@@ -195,6 +230,23 @@ public final class LettuceNodeTransport implements NodeTransport {
 			types.put(command, CommandType.valueOf(command.name()));
 		}
 		return types;
+	}
+
+	/**
+	 * Publishes the redirect on the client's event bus as Lettuce's cluster writer publishes those its own commands
+	 * meet ({@code ClusterDistributionChannelWriter}): the command's type, its first key decoded as UTF-8, the slot and
+	 * the error line; applications and tools that listen for {@link MovedRedirectionEvent} and
+	 * {@link AskRedirectionEvent} see the engine's redirects too. (Lettuce's adaptive refresh trigger is not on the
+	 * bus: the engine asks for a refresh itself after {@code MOVED}.)
+	 */
+	@Override
+	public void redirected(RedirectKind kind, MultiKeyCommand command, byte[] firstKey, int slot, String message) {
+		String key = new String(firstKey, StandardCharsets.UTF_8);
+		String type = COMMAND_TYPES.get(command).toString();
+		this.connection.getResources()
+			.eventBus()
+			.publish((kind == RedirectKind.ASK) ? new AskRedirectionEvent(type, key, slot, message)
+					: new MovedRedirectionEvent(type, key, slot, message));
 	}
 
 	@Override

@@ -22,6 +22,7 @@ import dev.slotwise.internal.multikey.Failures.Kind;
 import dev.slotwise.internal.multikey.NodeTransport.ErrorReply;
 import dev.slotwise.internal.multikey.NodeTransport.Request;
 import dev.slotwise.internal.routing.NodeAddress;
+import dev.slotwise.internal.routing.RedirectKind;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
@@ -272,6 +273,10 @@ final class MultiKeyCall<R> {
 				return;
 			}
 			this.observer.redirected(redirect.kind());
+			if (redirect.kind() != RedirectKind.TRYAGAIN) {
+				this.transport.redirected(redirect.kind(), command.command(), this.keys[command.positions()[0]],
+						command.slot(), message);
+			}
 			switch (redirect.kind()) {
 				case MOVED -> {
 					moved = true;

@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.slotwise.internal.observed.Observations;
 import dev.slotwise.internal.observed.Observed;
+import dev.slotwise.internal.observed.Observers;
 import dev.slotwise.internal.routing.RedirectKind;
 
 /**
@@ -24,19 +25,10 @@ public interface MultiKeyObserver {
 	};
 
 	/**
-	 * Hands out one client's observer ({@code jedis}, {@code lettuce}). The meters implement it, and the
-	 * auto-configuration asks for this type rather than theirs, so that an application without Micrometer never loads
-	 * a class that needs it.
+	 * Hands out one client's observer: see {@link Observers.Source}.
 	 */
 	@FunctionalInterface
-	interface Source {
-
-		/**
-		 * Returns the observer of a client.
-		 * @param client the client tag
-		 * @return the observer, the same for every call with the same client
-		 */
-		MultiKeyObserver forClient(String client);
+	interface Source extends Observers.Source<MultiKeyObserver> {
 
 	}
 
@@ -47,17 +39,7 @@ public interface MultiKeyObserver {
 	 * @return the observer
 	 */
 	static MultiKeyObserver of(List<MultiKeyObserver> observers) {
-		List<MultiKeyObserver> active = new ArrayList<>(observers.size());
-		for (MultiKeyObserver observer : observers) {
-			if (observer != NONE) {
-				active.add(observer);
-			}
-		}
-		return switch (active.size()) {
-			case 0 -> NONE;
-			case 1 -> active.get(0);
-			default -> new Composite(List.copyOf(active));
-		};
+		return Observers.combine(observers, NONE, Composite::new);
 	}
 
 	/**
@@ -90,13 +72,18 @@ public interface MultiKeyObserver {
 	}
 
 	/**
-	 * Passes everything to several observers.
+	 * Passes everything to each observer a list holds at the time of the call, so that the list may grow (one
+	 * observer per meter registry, bound later).
 	 */
 	final class Composite implements MultiKeyObserver {
 
 		private final List<MultiKeyObserver> observers;
 
-		Composite(List<MultiKeyObserver> observers) {
+		/**
+		 * Creates an observer that passes everything to those of the given list.
+		 * @param observers the observers, a list that is thread-safe if it changes
+		 */
+		public Composite(List<MultiKeyObserver> observers) {
 			this.observers = observers;
 		}
 

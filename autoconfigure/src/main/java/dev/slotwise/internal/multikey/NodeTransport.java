@@ -1,10 +1,13 @@
 package dev.slotwise.internal.multikey;
 
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 
 import dev.slotwise.internal.routing.NodeAddress;
+import dev.slotwise.internal.routing.RedirectKind;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
@@ -101,6 +104,19 @@ public interface NodeTransport {
 	}
 
 	/**
+	 * Tells the client library of a redirect a node answered to one of the engine's commands, where the library tells
+	 * its own listeners of the redirects its commands meet (Lettuce publishes events on its event bus). The default
+	 * does nothing (Jedis has no such listeners).
+	 * @param kind {@code MOVED} or {@code ASK}
+	 * @param command the command that met it
+	 * @param firstKey the command's first key
+	 * @param slot the slot of its keys
+	 * @param message the error line, e.g. {@code MOVED 3999 127.0.0.1:6381}
+	 */
+	default void redirected(RedirectKind kind, MultiKeyCommand command, byte[] firstKey, int slot, String message) {
+	}
+
+	/**
 	 * Tells the topology source that slots moved ({@code MOVED}) or a node failed, so the next lookup refreshes.
 	 */
 	void invalidateTopology();
@@ -148,6 +164,9 @@ public interface NodeTransport {
 	 */
 	record Request(MultiKeyCommand command, byte[][] args, boolean asking, boolean redirected) {
 
+		/** The commands that only read. */
+		static final Set<MultiKeyCommand> READS = Set.copyOf(EnumSet.of(MultiKeyCommand.MGET, MultiKeyCommand.EXISTS));
+
 		/**
 		 * A command routed by its slot, or one after {@code ASK} when {@code asking}.
 		 * @param command the command
@@ -159,16 +178,26 @@ public interface NodeTransport {
 		}
 
 		/**
-		 * The one rule, for both clients, of which batches a replica may serve: reads only ({@code MGET},
-		 * {@code EXISTS}), none of them sent to a node a redirect named ({@code MOVED}, {@code ASK},
+		 * The rule over Jedis, which has no setting for it, of which batches a replica may serve: reads only
+		 * ({@code MGET}, {@code EXISTS}), none of them sent to a node a redirect named ({@code MOVED}, {@code ASK},
 		 * {@code TRYAGAIN}: that node serves it itself).
 		 * @param requests a batch for one node
 		 * @return whether a replica of the slot's master may serve the batch
 		 */
 		public static boolean replicaMayServe(List<Request> requests) {
+			return replicaMayServe(requests, READS);
+		}
+
+		/**
+		 * The rule of which batches a replica may serve: only commands the client counts as reads (over Lettuce, its
+		 * {@code ClientOptions.getReadOnlyCommands()}), none of them sent to a node a redirect named.
+		 * @param requests a batch for one node
+		 * @param reads the commands that count as reads
+		 * @return whether a replica of the slot's master may serve the batch
+		 */
+		public static boolean replicaMayServe(List<Request> requests, Set<MultiKeyCommand> reads) {
 			for (Request request : requests) {
-				if (request.redirected()
-						|| (request.command() != MultiKeyCommand.MGET && request.command() != MultiKeyCommand.EXISTS)) {
+				if (request.redirected() || !reads.contains(request.command())) {
 					return false;
 				}
 			}

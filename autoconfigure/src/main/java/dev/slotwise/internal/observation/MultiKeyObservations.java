@@ -12,24 +12,14 @@ import io.micrometer.observation.ObservationRegistry;
  * child per node batch (see {@link SlotwiseObservationConvention} for the keys). Over Lettuce, the client's own
  * per-command observations ({@code lettuce}) become children of the batches.
  */
-public final class MultiKeyObservations implements MultiKeyObserver.Source {
-
-	private final ObservationRegistry registry;
+public final class MultiKeyObservations extends ClientObservations<MultiKeyObserver> implements MultiKeyObserver.Source {
 
 	/**
 	 * Creates the observations.
 	 * @param registry the application's registry
 	 */
 	public MultiKeyObservations(ObservationRegistry registry) {
-		if (registry == null) {
-			throw new IllegalArgumentException("'registry' must not be null");
-		}
-		this.registry = registry;
-	}
-
-	@Override
-	public MultiKeyObserver forClient(String client) {
-		return new ClientObserver(this.registry, client);
+		super(registry, ClientObserver::new);
 	}
 
 	private record ClientObserver(ObservationRegistry registry, String client) implements MultiKeyObserver {

@@ -9,24 +9,14 @@ import io.micrometer.observation.ObservationRegistry;
  * {@code slotwise.pipeline.batch} child per node batch (see {@link SlotwiseObservationConvention} for the keys). A
  * cross-slot multi-key command of the pipeline is a {@code slotwise.multikey} child of it.
  */
-public final class PipelineObservations implements PipelineObserver.Source {
-
-	private final ObservationRegistry registry;
+public final class PipelineObservations extends ClientObservations<PipelineObserver> implements PipelineObserver.Source {
 
 	/**
 	 * Creates the observations.
 	 * @param registry the application's registry
 	 */
 	public PipelineObservations(ObservationRegistry registry) {
-		if (registry == null) {
-			throw new IllegalArgumentException("'registry' must not be null");
-		}
-		this.registry = registry;
-	}
-
-	@Override
-	public PipelineObserver forClient(String client) {
-		return new ClientObserver(this.registry, client);
+		super(registry, ClientObserver::new);
 	}
 
 	private record ClientObserver(ObservationRegistry registry, String client) implements PipelineObserver {

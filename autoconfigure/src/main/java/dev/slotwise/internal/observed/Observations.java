@@ -21,17 +21,7 @@ public final class Observations {
 	 * @return the combined operation
 	 */
 	public static Observed of(List<Observed> started) {
-		List<Observed> active = new ArrayList<>(started.size());
-		for (Observed observed : started) {
-			if (observed != Observed.NONE) {
-				active.add(observed);
-			}
-		}
-		return switch (active.size()) {
-			case 0 -> Observed.NONE;
-			case 1 -> active.get(0);
-			default -> new All(List.copyOf(active));
-		};
+		return Observers.combine(started, Observed.NONE, All::new);
 	}
 
 	private record All(List<Observed> all) implements Observed {

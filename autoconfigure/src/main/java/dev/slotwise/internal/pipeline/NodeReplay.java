@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import dev.slotwise.internal.compat.JedisNodePools;
+import dev.slotwise.internal.compat.SpringDataInternals;
 import dev.slotwise.internal.pool.StaleJedisConnections;
 import dev.slotwise.internal.routing.Chunks;
 import dev.slotwise.internal.routing.NodeAddress;
@@ -13,7 +14,6 @@ import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
@@ -90,7 +90,6 @@ final class NodeReplay {
 		return StaleJedisConnections.send(pool, (attempt) -> runOnce(pool, attempts, maxPerFlush, attempt));
 	}
 
-	@SuppressWarnings("removal")
 	private static @Nullable Object[] runOnce(ConnectionPool pool, List<Attempt> attempts, int maxPerFlush,
 			StaleJedisConnections.Attempt attempt) {
 		@Nullable Object[] outcomes = new Object[attempts.size()];
@@ -98,9 +97,9 @@ final class NodeReplay {
 			// A PING ahead of the first window, its reply read before the pipeline's: a connection failure before
 			// it (a connection the node closed while idle) allows a second attempt, one after it never does.
 			connection.sendCommand(Protocol.Command.PING);
-			// The standalone connection is only a converter over the borrowed socket: it is never closed, since
-			// without a pool of its own it would disconnect the socket instead of returning it.
-			JedisConnection replay = new JedisConnection(new Jedis(connection));
+			// The standalone connection is only a converter over the borrowed socket: never closed (see
+			// SpringDataInternals.pipelineOver).
+			JedisConnection replay = SpringDataInternals.pipelineOver(connection);
 			int offset = 0;
 			for (List<Attempt> window : Chunks.of(attempts, maxPerFlush)) {
 				flush(replay, window, outcomes, offset, (offset == 0) ? () -> attempt.read(connection) : () -> {

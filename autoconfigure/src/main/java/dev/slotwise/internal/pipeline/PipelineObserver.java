@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.slotwise.internal.observed.Observations;
 import dev.slotwise.internal.observed.Observed;
+import dev.slotwise.internal.observed.Observers;
 import dev.slotwise.internal.routing.RedirectKind;
 
 /**
@@ -30,19 +31,10 @@ public interface PipelineObserver {
 	};
 
 	/**
-	 * Hands out one client's observer ({@code jedis}, {@code lettuce}). The meters implement it, and the
-	 * auto-configuration asks for this type rather than theirs, so that an application without Micrometer never loads
-	 * a class that needs it.
+	 * Hands out one client's observer: see {@link Observers.Source}.
 	 */
 	@FunctionalInterface
-	interface Source {
-
-		/**
-		 * Returns the observer of a client.
-		 * @param client the client tag
-		 * @return the observer, the same for every call with the same client
-		 */
-		PipelineObserver forClient(String client);
+	interface Source extends Observers.Source<PipelineObserver> {
 
 	}
 
@@ -53,17 +45,7 @@ public interface PipelineObserver {
 	 * @return the observer
 	 */
 	static PipelineObserver of(List<PipelineObserver> observers) {
-		List<PipelineObserver> active = new ArrayList<>(observers.size());
-		for (PipelineObserver observer : observers) {
-			if (observer != NONE) {
-				active.add(observer);
-			}
-		}
-		return switch (active.size()) {
-			case 0 -> NONE;
-			case 1 -> active.get(0);
-			default -> new Composite(List.copyOf(active));
-		};
+		return Observers.combine(observers, NONE, Composite::new);
 	}
 
 	/**
@@ -96,13 +78,18 @@ public interface PipelineObserver {
 	}
 
 	/**
-	 * Passes everything to several observers.
+	 * Passes everything to each observer a list holds at the time of the call, so that the list may grow (one
+	 * observer per meter registry, bound later).
 	 */
 	final class Composite implements PipelineObserver {
 
 		private final List<PipelineObserver> observers;
 
-		Composite(List<PipelineObserver> observers) {
+		/**
+		 * Creates an observer that passes everything to those of the given list.
+		 * @param observers the observers, a list that is thread-safe if it changes
+		 */
+		public Composite(List<PipelineObserver> observers) {
 			this.observers = observers;
 		}
 

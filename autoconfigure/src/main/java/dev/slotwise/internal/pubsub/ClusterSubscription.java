@@ -3,8 +3,6 @@ package dev.slotwise.internal.pubsub;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -20,7 +18,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.slotwise.internal.routing.NodeAddress;
@@ -59,9 +56,6 @@ final class ClusterSubscription implements Subscription {
 	/** How soon a lost link or a server-side unsubscription is looked at again. */
 	private static final long SOON_MILLIS = 100;
 
-	/** How long a node's own unsubscription outweighs a topology that still names it the slot's owner. */
-	private static final long MOVED_AWAY_NANOS = TimeUnit.SECONDS.toNanos(10);
-
 	private final MessageListener listener;
 
 	private final @Nullable SubscriptionListener subscriptionListener;
@@ -81,15 +75,12 @@ final class ClusterSubscription implements Subscription {
 	private final Set<ByteArrayWrapper> patterns = new LinkedHashSet<>();
 
 	/** The links and what each holds, confirmed by its node. Changed under the lock, read by readers. */
-	private final Map<NodeAddress, Node> nodes = new ConcurrentHashMap<>();
+	private final Map<NodeAddress, SubscribedNode> nodes = new ConcurrentHashMap<>();
+
+	/** Where each channel and pattern should be subscribed. */
+	private final SubscriptionPlacement placement;
 
 	private final AtomicBoolean soon = new AtomicBoolean();
-
-	/**
-	 * Slots a node unsubscribed on its own (they moved away), with when: until the topology read agrees (it may lag
-	 * behind the node), their channels are not subscribed there again, which the node would refuse with MOVED.
-	 */
-	private final Map<Integer, MovedAway> movedAway = new ConcurrentHashMap<>();
 
 	/** Sharded channels nodes unsubscribed on their own, from the readers, applied by the next reconciliation. */
 	private final Queue<ServerUnsubscribed> serverUnsubscribed = new ConcurrentLinkedQueue<>();
@@ -99,8 +90,6 @@ final class ClusterSubscription implements Subscription {
 	private final NodeLink.Events events = new Events();
 
 	private volatile boolean alive = true;
-
-	private @Nullable NodeAddress home;
 
 	private PubSubRuntime.@Nullable Registration registration;
 
@@ -112,6 +101,7 @@ final class ClusterSubscription implements Subscription {
 		this.links = links;
 		this.runtime = runtime;
 		this.observer = observer;
+		this.placement = new SubscriptionPlacement(sharded, this.channels, this.patterns, this.nodes);
 	}
 
 	/**
@@ -334,13 +324,13 @@ final class ClusterSubscription implements Subscription {
 			retrySoon();
 			return;
 		}
-		Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted = wanted(masters);
-		boolean deferred = this.sharded && !this.movedAway.isEmpty()
-				&& this.channels.stream().anyMatch((channel) -> !placed(wanted, channel));
+		Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted = this.placement.wanted(masters);
+		boolean deferred = this.sharded && this.placement.hasMovedAway()
+				&& this.channels.stream().anyMatch((channel) -> !SubscriptionPlacement.placed(wanted, channel));
 		// Links that failed, and links to nodes the view knows to serve no slot (a demoted master), go first. A node
 		// the view does not mention is kept: the view may come from a node that has not heard of it yet.
 		for (NodeAddress address : List.copyOf(this.nodes.keySet())) {
-			Node node = this.nodes.get(address);
+			SubscribedNode node = this.nodes.get(address);
 			if (node == null) {
 				continue;
 			}
@@ -354,10 +344,10 @@ final class ClusterSubscription implements Subscription {
 		List<Pending> pending = new ArrayList<>();
 		boolean failed = false;
 		for (Map.Entry<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> entry : wanted.entrySet()) {
-			Node node = this.nodes.get(entry.getKey());
+			SubscribedNode node = this.nodes.get(entry.getKey());
 			if (node == null) {
 				try {
-					node = new Node(this.links.open(entry.getKey(), this.events));
+					node = new SubscribedNode(this.links.open(entry.getKey(), this.events));
 				}
 				catch (RuntimeException ex) {
 					failed = true;
@@ -379,14 +369,14 @@ final class ClusterSubscription implements Subscription {
 				}
 				if (!extra.isEmpty()) {
 					node.report(this.observer, entry.getKey(), this.sharded, -extra.size());
-					for (List<byte[]> group : commands(kind, extra)) {
+					for (List<byte[]> group : SubscriptionPlacement.commands(kind, extra)) {
 						node.link.unsubscribe(kind, group);
 					}
 				}
 				List<byte[]> missing = want.stream().filter((name) -> !held.contains(name))
 					.map(ByteArrayWrapper::getArray).toList();
 				try {
-					for (List<byte[]> group : commands(kind, missing)) {
+					for (List<byte[]> group : SubscriptionPlacement.commands(kind, missing)) {
 						List<ByteArrayWrapper> names = group.stream().map(ByteArrayWrapper::new).toList();
 						// Held before the node confirms: its messages may arrive before the reply is seen here, and
 						// must not be dropped. A failure drops the whole link.
@@ -442,8 +432,8 @@ final class ClusterSubscription implements Subscription {
 		ServerUnsubscribed next;
 		while ((next = this.serverUnsubscribed.poll()) != null) {
 			NodeAddress address = next.link.node();
-			this.movedAway.put(SlotHash.slot(next.channel), new MovedAway(address, System.nanoTime()));
-			Node node = this.nodes.get(address);
+			this.placement.movedAway(SlotHash.slot(next.channel), address);
+			SubscribedNode node = this.nodes.get(address);
 			if (node != null && node.link == next.link
 					&& node.held(ChannelKind.SHARD).remove(new ByteArrayWrapper(next.channel))) {
 				node.report(this.observer, address, true, -1);
@@ -452,7 +442,7 @@ final class ClusterSubscription implements Subscription {
 	}
 
 	/** Unsubscribes, on a node kept outside the view, the names the application no longer wants at all. */
-	private void releaseUnwanted(NodeAddress address, Node node) {
+	private void releaseUnwanted(NodeAddress address, SubscribedNode node) {
 		for (ChannelKind kind : ChannelKind.values()) {
 			Set<ByteArrayWrapper> desired = (kind == ChannelKind.PATTERN) ? this.patterns : this.channels;
 			List<byte[]> extra = new ArrayList<>();
@@ -465,114 +455,16 @@ final class ClusterSubscription implements Subscription {
 			}
 			if (!extra.isEmpty()) {
 				node.report(this.observer, address, this.sharded, -extra.size());
-				for (List<byte[]> group : commands(kind, extra)) {
+				for (List<byte[]> group : SubscriptionPlacement.commands(kind, extra)) {
 					node.link.unsubscribe(kind, group);
 				}
 			}
 		}
 	}
 
-	/**
-	 * Splits names into commands: one for channels or patterns, one per slot for sharded channels (the server refuses
-	 * an {@code SSUBSCRIBE} or {@code SUNSUBSCRIBE} spanning slots with {@code CROSSSLOT}).
-	 */
-	private static List<List<byte[]>> commands(ChannelKind kind, List<byte[]> names) {
-		if (names.isEmpty()) {
-			return List.of();
-		}
-		if (kind != ChannelKind.SHARD) {
-			return List.of(names);
-		}
-		Map<Integer, List<byte[]>> bySlot = new LinkedHashMap<>();
-		for (byte[] name : names) {
-			bySlot.computeIfAbsent(SlotHash.slot(name), (slot) -> new ArrayList<>()).add(name);
-		}
-		return List.copyOf(bySlot.values());
-	}
-
-	private Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted(Masters masters) {
-		Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted = new HashMap<>();
-		if (this.sharded) {
-			long now = System.nanoTime();
-			for (ByteArrayWrapper channel : this.channels) {
-				// Where a node holds the channel, it stays until that node unsubscribes it (its slot moved), stops
-				// serving or fails: the node knows better than a view read from another node, which may lag.
-				NodeAddress holder = holder(channel, masters);
-				if (holder != null) {
-					add(wanted, holder, ChannelKind.SHARD, channel);
-					continue;
-				}
-				int slot = SlotHash.slot(channel.getArray());
-				NodeAddress owner = masters.owner(slot);
-				MovedAway moved = this.movedAway.get(slot);
-				if (moved != null && (!moved.from.equals(owner) || now - moved.at > MOVED_AWAY_NANOS)) {
-					this.movedAway.remove(slot, moved);
-					moved = null;
-				}
-				if (owner != null && moved == null) {
-					add(wanted, owner, ChannelKind.SHARD, channel);
-				}
-			}
-			return wanted;
-		}
-		NodeAddress home = this.home;
-		if (home == null || masters.others().contains(home)
-				|| (!masters.addresses().contains(home) && !isOpen(home))) {
-			home = masters.addresses().get(0);
-			this.home = home;
-		}
-		for (ByteArrayWrapper channel : this.channels) {
-			placeOn(wanted, masters, home, ChannelKind.CHANNEL, channel);
-		}
-		for (ByteArrayWrapper pattern : this.patterns) {
-			placeOn(wanted, masters, home, ChannelKind.PATTERN, pattern);
-		}
-		return wanted;
-	}
-
-	private @Nullable NodeAddress holder(ByteArrayWrapper channel, Masters masters) {
-		for (Map.Entry<NodeAddress, Node> entry : this.nodes.entrySet()) {
-			if (entry.getValue().link.isOpen() && !masters.others().contains(entry.getKey())
-					&& entry.getValue().held(ChannelKind.SHARD).contains(channel)) {
-				return entry.getKey();
-			}
-		}
-		return null;
-	}
-
-	private boolean isOpen(NodeAddress address) {
-		Node node = this.nodes.get(address);
-		return node != null && node.link.isOpen();
-	}
-
-	private static boolean placed(Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted,
-			ByteArrayWrapper channel) {
-		return wanted.values().stream().anyMatch((kinds) -> kinds.getOrDefault(ChannelKind.SHARD, Set.of())
-			.contains(channel));
-	}
-
-	private static void placeOn(Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted, Masters masters,
-			NodeAddress home, ChannelKind kind, ByteArrayWrapper name) {
-		if (KeyspaceChannels.isKeyspace(name.getArray())) {
-			for (NodeAddress master : masters.addresses()) {
-				add(wanted, master, kind, name);
-			}
-		}
-		else {
-			add(wanted, home, kind, name);
-		}
-	}
-
-	private static void add(Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted, NodeAddress node,
-			ChannelKind kind, ByteArrayWrapper name) {
-		wanted.computeIfAbsent(node, (ignored) -> new EnumMap<>(ChannelKind.class))
-			.computeIfAbsent(kind, (ignored) -> new LinkedHashSet<>())
-			.add(name);
-	}
-
 	/** Closes a node's link and forgets it. Called under the lock. */
 	private void drop(NodeAddress address) {
-		Node node = this.nodes.remove(address);
+		SubscribedNode node = this.nodes.remove(address);
 		if (node == null) {
 			return;
 		}
@@ -594,50 +486,11 @@ final class ClusterSubscription implements Subscription {
 		}
 	}
 
-	private record MovedAway(NodeAddress from, long at) {
-	}
-
 	private record ServerUnsubscribed(NodeLink link, byte[] channel) {
 	}
 
-	private record Pending(NodeAddress address, Node node, ChannelKind kind, List<ByteArrayWrapper> names,
+	private record Pending(NodeAddress address, SubscribedNode node, ChannelKind kind, List<ByteArrayWrapper> names,
 			CompletableFuture<Void> future) {
-	}
-
-	/**
-	 * A link and the names its node confirmed, per kind; the sets are read by readers to filter messages.
-	 */
-	private static final class Node {
-
-		private final NodeLink link;
-
-		private final Map<ChannelKind, Set<ByteArrayWrapper>> held = new EnumMap<>(ChannelKind.class);
-
-		/** What the observer was told this node holds: confirmed names only. */
-		private final AtomicInteger reported = new AtomicInteger();
-
-		Node(NodeLink link) {
-			this.link = link;
-			for (ChannelKind kind : ChannelKind.values()) {
-				this.held.put(kind, ConcurrentHashMap.newKeySet());
-			}
-		}
-
-		Set<ByteArrayWrapper> held(ChannelKind kind) {
-			return this.held.get(kind);
-		}
-
-		int size() {
-			return this.held.values().stream().mapToInt(Set::size).sum();
-		}
-
-		void report(PubSubObserver observer, NodeAddress address, boolean sharded, int delta) {
-			if (delta != 0) {
-				this.reported.addAndGet(delta);
-				observer.subscriptions(address.toString(), sharded, delta);
-			}
-		}
-
 	}
 
 	private final class Events implements NodeLink.Events {
@@ -647,7 +500,7 @@ final class ClusterSubscription implements Subscription {
 			if (!ClusterSubscription.this.alive) {
 				return;
 			}
-			Node node = ClusterSubscription.this.nodes.get(link.node());
+			SubscribedNode node = ClusterSubscription.this.nodes.get(link.node());
 			byte[] name = (kind == ChannelKind.PATTERN && pattern != null) ? pattern : channel;
 			// Only what this link should carry now: a node that stopped being a master, or a name moved elsewhere,
 			// would otherwise deliver a second copy.

@@ -1,5 +1,7 @@
 package dev.slotwise.internal.pubsub;
 
+import dev.slotwise.internal.observed.Observers;
+
 /**
  * Sees what cluster subscriptions do. Meters implement it, one per client; the subscriptions know nothing of
  * Micrometer. Called from readers and from the subscriptions' own threads: implementations must be cheap,
@@ -14,18 +16,10 @@ public interface PubSubObserver {
 	};
 
 	/**
-	 * Hands out one client's observer ({@code jedis}, {@code lettuce}), so that the auto-configuration asks for this
-	 * type rather than the meters' and an application without Micrometer never loads them.
+	 * Hands out one client's observer: see {@link Observers.Source}.
 	 */
 	@FunctionalInterface
-	interface Source {
-
-		/**
-		 * Returns the observer of a client.
-		 * @param client the client tag
-		 * @return the observer, the same for every call with the same client
-		 */
-		PubSubObserver forClient(String client);
+	interface Source extends Observers.Source<PubSubObserver> {
 
 	}
 

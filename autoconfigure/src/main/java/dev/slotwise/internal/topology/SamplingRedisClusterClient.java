@@ -1,34 +1,38 @@
 package dev.slotwise.internal.topology;
 
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import dev.slotwise.internal.compat.LettuceInternals;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterPushHandler;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.StatefulRedisClusterConnectionImpl;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.event.connection.ReconnectFailedEvent;
 import io.lettuce.core.json.JsonParser;
 import io.lettuce.core.resource.ClientResources;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
 
 /**
  * A Lettuce {@link RedisClusterClient} whose topology refreshes ask a few random nodes instead of every node.
@@ -50,6 +54,14 @@ import org.jspecify.annotations.Nullable;
  * adaptive and periodic triggers and the multi-key engine alike. There it runs one at a time and starts no sooner
  * than the {@link RefreshPacer} allows; a refresh asked for too soon is skipped and the current partitions stay, as
  * they do when a refresh fails.
+ * <p>
+ * One exception to that pacing is the failover watch ({@link #watchFailover()}), so that a promotion is seen soon
+ * after it happens instead of after a back-off meant for a quiet cluster and whatever call triggers come next. It
+ * starts when a refresh shows a master that serves slots as suspected or failed, or when Lettuce fails to reconnect
+ * to such a master (published on the client resources' event bus). While it runs, it asks one node itself and the
+ * paced refreshes are skipped: a replica of the failing master (a replica knows of its own promotion first), or,
+ * while only reconnects see the failure, one random node, at the pace {@link FailoverWatch} sets. Refresh requests
+ * alone (redirects, failed calls) never start one: they stay paced.
  */
 final class SamplingRedisClusterClient extends RedisClusterClient {
 
@@ -83,7 +95,21 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	/** Whether a view of the last refresh showed a master that serves slots as suspected or failed. */
 	private volatile boolean suspected;
 
+	/** The ids of the masters a view of the last refresh showed as suspected or failed. */
+	private volatile Set<String> failing = Set.of();
+
 	private final AtomicReference<@Nullable CompletableFuture<Void>> refreshing = new AtomicReference<>();
+
+	/** The subscription to reconnect failures on the client's event bus, disposed at shutdown. */
+	private final @Nullable Disposable reconnectFailures;
+
+	/** When the failover watch runs. */
+	private final FailoverWatch watch;
+
+	private volatile boolean shutDown;
+
+	/** The sources of a failover-watch refresh starting on this thread. */
+	private final ThreadLocal<@Nullable List<RedisURI>> watchSources = new ThreadLocal<>();
 
 	/** The sources of the attempt running on this thread, read back by {@link #getTopologyRefreshSource()}. */
 	private final ThreadLocal<@Nullable List<RedisURI>> plannedSources = new ThreadLocal<>();
@@ -102,23 +128,48 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		this.pacer = new RefreshPacer(settings.minRefreshInterval(), settings.cacheTtl());
 		this.minIntervalNanos = settings.minRefreshInterval().toNanos();
 		this.maxQuietNanos = Math.max(this.minIntervalNanos, settings.cacheTtl().toNanos());
+		this.watch = new FailoverWatch(this.maxQuietNanos);
+		this.reconnectFailures = getResources().eventBus()
+			.get()
+			.filter(ReconnectFailedEvent.class::isInstance)
+			.subscribe((event) -> reconnectFailed(((ReconnectFailedEvent) event).remoteAddress()));
+	}
+
+	/**
+	 * A connection to a node could not be re-established: when the node is a master that serves slots, callers of
+	 * its slots fail until the cluster promotes a replica, which a failover watch then sees.
+	 */
+	private void reconnectFailed(SocketAddress remote) {
+		Partitions partitions = this.known;
+		if (this.shutDown || partitions == null || this.minIntervalNanos == 0
+				|| !(remote instanceof InetSocketAddress address)) {
+			return;
+		}
+		if (!PartitionViews.isServingMaster(partitions, address)) {
+			return;
+		}
+		long now = System.nanoTime();
+		this.watch.demand(now);
+		if (this.watch.tryStart(now)) {
+			scheduleWatch(!watchSources(partitions).isEmpty());
+		}
 	}
 
 	/**
 	 * Lettuce's cluster connection with one difference: a command whose caller cancelled it (Spring Data's timeout)
-	 * is never written later, see {@link CancellationAwareClusterConnection}.
+	 * is never written later, see {@link LettuceInternals#clusterConnection}.
 	 */
 	@Override
 	protected <V, K> StatefulRedisClusterConnectionImpl<K, V> newStatefulRedisClusterConnection(
 			RedisChannelWriter channelWriter, ClusterPushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout,
 			Supplier<JsonParser> parser) {
-		return new CancellationAwareClusterConnection<>(channelWriter, pushHandler, codec, timeout, parser);
+		return LettuceInternals.clusterConnection(channelWriter, pushHandler, codec, timeout, parser);
 	}
 
 	@Override
 	protected <V, K> StatefulRedisClusterConnectionImpl<K, V> newStatefulRedisClusterConnection(
 			RedisChannelWriter channelWriter, ClusterPushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout) {
-		return new CancellationAwareClusterConnection<>(channelWriter, pushHandler, codec, timeout,
+		return LettuceInternals.clusterConnection(channelWriter, pushHandler, codec, timeout,
 				ClientOptions.DEFAULT_JSON_PARSER);
 	}
 
@@ -134,32 +185,50 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 			return running;
 		}
 		long now = System.nanoTime();
-		if ((this.quiet && now - this.quietUntil < 0) || !this.pacer.tryStart(now)) {
+		// While a failover watch runs, it asks for the topology itself, more cheaply (one node) and more often.
+		if (this.watch.active() || (this.quiet && now - this.quietUntil < 0) || !this.pacer.tryStart(now)) {
 			this.refreshing.set(null);
 			mine.complete(null);
 			return mine;
 		}
+		return refresh(mine, null);
+	}
+
+	/**
+	 * Runs one refresh, this client's single flight already claimed with {@code mine}.
+	 * @param sources the nodes to ask (a failover watch), or {@code null} for a random sample of the candidates
+	 */
+	private CompletableFuture<Void> refresh(CompletableFuture<Void> mine, @Nullable List<RedisURI> sources) {
 		if (logger.isDebugEnabled()) {
-			logger.debug("Topology refresh starting (" + this.unchanged + " unchanged before it)");
+			logger.debug("Topology refresh starting (" + ((sources != null) ? "failover watch asking " + sources
+					: this.unchanged + " unchanged before it") + ")");
 		}
-		String before = fingerprint(this.known);
+		String before = PartitionViews.fingerprint(this.known);
 		CompletionStage<Void> refresh;
+		this.watchSources.set(sources);
 		try {
 			refresh = super.refreshPartitionsAsync();
 		}
 		catch (RuntimeException ex) {
 			refresh = CompletableFuture.failedFuture(ex);
 		}
+		finally {
+			this.watchSources.remove();
+		}
 		refresh.whenComplete((ignored, failure) -> {
+			boolean same = true;
 			if (failure == null) {
 				this.pacer.succeeded();
-				boolean same = before.equals(fingerprint(this.known));
-				settle(same, settled(this.known), this.suspected);
+				same = before.equals(PartitionViews.fingerprint(this.known));
+				settle(same, PartitionViews.settled(this.known), this.suspected);
 				if (logger.isDebugEnabled()) {
 					logger.debug("Topology refresh found " + (same ? "the same topology; quiet for "
 							+ Duration.ofNanos(this.quietUntil - System.nanoTime()).toMillis() + " ms"
-							: "a change:\n" + fingerprint(this.known)));
+							: "a change:\n" + PartitionViews.fingerprint(this.known)));
 				}
+			}
+			else if (sources != null) {
+				logger.debug("Failover watch could not ask " + sources + ": " + failure.getMessage());
 			}
 			else if (this.pacer.failed(failure)) {
 				logger.warn("Could not refresh the Redis Cluster topology; the current one stays in use until a refresh "
@@ -172,8 +241,96 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 			else {
 				mine.completeExceptionally(failure);
 			}
+			// A watch that asked a node that failed (the dead master itself, say) asks another at its next step.
+			continueWatch(sources != null, same);
 		});
 		return mine;
+	}
+
+	/**
+	 * After a refresh: starts a failover watch when the topology shows a failover under way, continues a running one
+	 * while that lasts or reconnects to the master keep failing, and otherwise ends it.
+	 * @param fromWatch whether the refresh was the watch's own
+	 * @param same whether it found the topology as it was
+	 */
+	private void continueWatch(boolean fromWatch, boolean same) {
+		if (this.shutDown || this.minIntervalNanos == 0) {
+			this.watch.stop();
+			return;
+		}
+		long now = System.nanoTime();
+		if (!same) {
+			this.watch.changed();
+		}
+		boolean underWay = !watchSources(this.known).isEmpty();
+		if (fromWatch) {
+			if (this.watch.ranOut(now)) {
+				return;
+			}
+			if (underWay || this.watch.demandedRecently(now)) {
+				scheduleWatch(underWay);
+			}
+			else {
+				this.watch.stop();
+			}
+			return;
+		}
+		if (underWay && this.watch.tryStart(now)) {
+			scheduleWatch(underWay);
+		}
+	}
+
+	private void scheduleWatch(boolean underWay) {
+		try {
+			getResources().eventExecutorGroup()
+				.schedule(this::watchFailover, FailoverWatch.delayMillis(underWay), TimeUnit.MILLISECONDS);
+		}
+		catch (RuntimeException ex) {
+			// The resources are shutting down: no more watching.
+			this.watch.stop();
+		}
+	}
+
+	/**
+	 * One step of the failover watch: asks one replica of a master that is suspected or failed whether it took over
+	 * (a replica knows of its own promotion first), bypassing the pacing; a refresh already running stands in for it.
+	 */
+	void watchFailover() {
+		if (this.shutDown) {
+			this.watch.stop();
+			return;
+		}
+		long now = System.nanoTime();
+		if (this.watch.ranOut(now)) {
+			return;
+		}
+		List<RedisURI> sources = watchSources(this.known);
+		if (sources.isEmpty()) {
+			if (!this.watch.demandedRecently(now)) {
+				this.watch.stop();
+				return;
+			}
+			sources = candidates().uris();
+		}
+		CompletableFuture<Void> mine = new CompletableFuture<>();
+		if (sources.isEmpty() || this.refreshing.compareAndExchange(null, mine) != null) {
+			scheduleWatch(false);
+			return;
+		}
+		refresh(mine, sources.subList(0, 1));
+	}
+
+	private List<RedisURI> watchSources(@Nullable Partitions partitions) {
+		return PartitionViews.failoverSources(partitions, this.suspected, this.failing);
+	}
+
+	@Override
+	public CompletableFuture<Void> shutdownAsync(long quietPeriod, long timeout, TimeUnit timeUnit) {
+		this.shutDown = true;
+		if (this.reconnectFailures != null) {
+			this.reconnectFailures.dispose();
+		}
+		return super.shutdownAsync(quietPeriod, timeout, timeUnit);
 	}
 
 	/**
@@ -229,33 +386,6 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	}
 
 	/**
-	 * Whether a view shows a master that serves slots as suspected ({@code fail?}), or as failed where the view kept
-	 * does not: a failover may be coming that the kept view does not show yet. A master the kept view already shows
-	 * as failed is not a suspicion (a change was seen; a master with no replica to take over stays failed, and must
-	 * not keep the wait short for as long as it is down).
-	 * @param view one asked node's view
-	 * @param kept the view Lettuce kept
-	 * @return whether the view suspects a master that serves slots
-	 */
-	static boolean suspects(Partitions view, Partitions kept) {
-		for (RedisClusterNode node : view) {
-			if (!node.is(NodeFlag.UPSTREAM) || node.getSlots().isEmpty()) {
-				continue;
-			}
-			if (node.is(NodeFlag.EVENTUAL_FAIL)) {
-				return true;
-			}
-			if (node.is(NodeFlag.FAIL)) {
-				RedisClusterNode known = kept.getPartitionByNodeId(node.getNodeId());
-				if (known == null || !known.is(NodeFlag.FAIL)) {
-					return true;
-				}
-			}
-		}
-		return false;
-	}
-
-	/**
 	 * Tells whether a topology change has been applied since the given time: a failure or redirect seen by a call
 	 * routed before then is explained by that change rather than news of another one.
 	 * @param nanos a {@link System#nanoTime()}
@@ -263,42 +393,6 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	 */
 	boolean changedSince(long nanos) {
 		return this.changed && this.changedAt - nanos > 0;
-	}
-
-	/**
-	 * Whether every slot has a master that the cluster has not agreed has failed: no failover is under way.
-	 */
-	static boolean settled(@Nullable Partitions partitions) {
-		if (partitions == null) {
-			return false;
-		}
-		BitSet served = new BitSet(SlotHash.SLOT_COUNT);
-		for (RedisClusterNode node : partitions) {
-			if (node.is(NodeFlag.UPSTREAM) && !node.is(NodeFlag.FAIL) && !node.is(NodeFlag.NOADDR)) {
-				for (int slot : node.getSlots()) {
-					served.set(slot);
-				}
-			}
-		}
-		return served.cardinality() == SlotHash.SLOT_COUNT;
-	}
-
-	/**
-	 * What a refresh can change that matters for routing: each node's id, address, role, agreed failure, master and
-	 * slots. Not what differs between the nodes asked ({@code myself}) or is one node's suspicion ({@code fail?}).
-	 */
-	private static String fingerprint(@Nullable Partitions partitions) {
-		if (partitions == null) {
-			return "";
-		}
-		List<String> nodes = new ArrayList<>();
-		for (RedisClusterNode node : partitions) {
-			nodes.add(node.getNodeId() + " " + node.getUri() + " " + node.getRole() + " " + node.is(NodeFlag.FAIL) + " "
-					+ node.is(NodeFlag.NOADDR) + " " + node.getSlaveOf() + " " + node.getSlots().hashCode() + "/"
-					+ node.getSlots().size());
-		}
-		nodes.sort(null);
-		return String.join("\n", nodes);
 	}
 
 	@Override
@@ -321,6 +415,11 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 
 	@Override
 	protected CompletableFuture<Partitions> loadPartitionsAsync() {
+		List<RedisURI> watched = this.watchSources.get();
+		if (watched != null) {
+			// A failover watch asks only the replica it chose; when it fails, the paced refreshes take over.
+			return loadFrom(watched, 0, null, true);
+		}
 		Candidates candidates = candidates();
 		return loadFrom(candidates.uris(), 0, null, candidates.seeds());
 	}
@@ -352,7 +451,17 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		Partitions kept = super.determinePartitions(current, topologyViews);
 		// Lettuce keeps one view; a suspicion in any of them says a failover may be coming (settle()).
 		this.suspected = kept != null
-				&& topologyViews.values().stream().anyMatch((view) -> suspects(view, kept));
+				&& topologyViews.values().stream().anyMatch((view) -> PartitionViews.suspects(view, kept));
+		// The masters any view suspects, for the failover watch: the view kept may not show the suspicion.
+		Set<String> failing = ConcurrentHashMap.newKeySet();
+		for (Partitions view : topologyViews.values()) {
+			for (RedisClusterNode node : view) {
+				if (node.is(NodeFlag.UPSTREAM) && (node.is(NodeFlag.FAIL) || node.is(NodeFlag.EVENTUAL_FAIL))) {
+					failing.add(node.getNodeId());
+				}
+			}
+		}
+		this.failing = failing;
 		return kept;
 	}
 

@@ -2,6 +2,8 @@ package dev.slotwise.internal.topology;
 
 import java.time.Duration;
 
+import dev.slotwise.internal.observed.Observers;
+
 /**
  * Sees what a Slotwise topology provider does: each node asked during a refresh, and each lookup served from the
  * cache or not. Meters implement it; the topology code knows nothing of Micrometer.
@@ -18,19 +20,10 @@ public interface TopologyObserver {
 	};
 
 	/**
-	 * Hands out one client's observer ({@code jedis}, {@code lettuce}). The meters implement it, and the
-	 * auto-configuration asks for this type rather than theirs, so that an application without Micrometer never loads
-	 * a class that needs it.
+	 * Hands out one client's observer: see {@link Observers.Source}.
 	 */
 	@FunctionalInterface
-	interface Source {
-
-		/**
-		 * Returns the observer of a client.
-		 * @param client the client tag
-		 * @return the observer, the same for every call with the same client
-		 */
-		TopologyObserver forClient(String client);
+	interface Source extends Observers.Source<TopologyObserver> {
 
 	}
 

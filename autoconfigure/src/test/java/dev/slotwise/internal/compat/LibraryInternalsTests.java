@@ -4,14 +4,21 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;
 
+import dev.slotwise.internal.health.FastPaths;
+import io.lettuce.core.CommandListenerWriter;
+import io.lettuce.core.RedisChannelWriter;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.connection.ConnectedEvent;
 
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.core.ScanOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
 
 /**
  * The self-checks of every library internal Slotwise relies on pass against the Jedis and Lettuce on the class path:
@@ -27,8 +34,26 @@ class LibraryInternalsTests {
 	}
 
 	@Test
+	void jedisRetrySettingsAreReadable() {
+		assertThat(JedisInternals.retrySettingsAccess().problem()).isNull();
+		redis.clients.jedis.RedisClusterClient.Builder builder = redis.clients.jedis.RedisClusterClient.builder();
+		builder.maxAttempts(3).maxTotalRetriesDuration(java.time.Duration.ofMillis(700));
+		assertThat(JedisInternals.retrySettings(builder))
+			.isEqualTo(new JedisInternals.RetrySettings(3, java.time.Duration.ofMillis(700)));
+	}
+
+	@Test
 	void lettuceEndpointChannelIsReachable() {
 		assertThat(LettuceInternals.batchWrite().problem()).isNull();
+	}
+
+	@Test
+	void lettuceCommandListenerOfANodeConnectionIsReachable() {
+		assertThat(LettuceInternals.batchWriteListeners().problem()).isNull();
+		CommandListener listener = new CommandListener() {
+		};
+		CommandListenerWriter writer = new CommandListenerWriter(mock(RedisChannelWriter.class), List.of(listener));
+		assertThat(LettuceInternals.commandListener(writer)).isInstanceOf(CommandListenerWriter.CommandListenerMulticaster.class);
 	}
 
 	@Test
@@ -56,6 +81,29 @@ class LibraryInternalsTests {
 		assertThat(topology).isInstanceOf(type);
 		assertThat(type.getMethod("getTime").invoke(topology)).isEqualTo(1234L);
 		assertThat(topology.getNodes()).isEqualTo(nodes);
+	}
+
+	@Test
+	void lettuceScanArgsAreReadBack() {
+		assertThat(LettuceInternals.scanArgs().problem()).isNull();
+		ScanOptions options = LettuceInternals.scanOptions(ScanArgs.Builder.matches("k:*").limit(9));
+		assertThat(options).isNotNull();
+		assertThat(options.getPattern()).isEqualTo("k:*");
+		assertThat(options.getCount()).isEqualTo(9L);
+	}
+
+	@Test
+	void springDataJedisPipelineReplayIsAvailable() {
+		assertThat(SpringDataInternals.jedisPipelineReplay().problem()).isNull();
+	}
+
+	@Test
+	void springBootConnectionConfigurationsAreFoundThroughTheAutoConfigurationsImport() {
+		assertThat(SpringBootInternals.factoryReplacement().problem()).isNull();
+		assertThat(SpringBootInternals.connectionFactoryDeclarers()).contains(
+				"org.springframework.boot.data.redis.autoconfigure.LettuceConnectionConfiguration",
+				"org.springframework.boot.data.redis.autoconfigure.JedisConnectionConfiguration",
+				"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration");
 	}
 
 	@Test

@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.slotwise.autoconfigure.SlotwiseCacheAutoConfiguration;
 import dev.slotwise.internal.metrics.KeyspaceMeters;
 import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
@@ -17,12 +18,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 import redis.clients.jedis.Jedis;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
+import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.Cache;
+import org.springframework.cache.CacheManager;
+import org.springframework.cache.annotation.EnableCaching;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.cache.BatchStrategies;
 import org.springframework.data.redis.cache.BatchStrategy;
-import org.springframework.data.redis.cache.RedisCacheManager;
 import org.springframework.data.redis.cache.RedisCacheWriter;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -31,10 +38,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Clearing a Redis cache of 100,000 entries on a real cluster, both clients, both of Spring Data Redis's batch
- * strategies: every entry goes, every unrelated key stays, no master runs {@code KEYS}, and a side connection pinging
- * every master meanwhile sees no stall. The same clear over plain Spring Data Redis ({@code slotwise.enabled=false})
- * runs {@code KEYS} on every master (KEYS strategy) or, over Jedis, cannot run at all (SCAN strategy).
+ * Clearing a Redis cache of 100,000 entries on a real cluster, both clients, through Spring Boot's cache
+ * auto-configuration. By default Slotwise's batch strategy ({@link ClusterCacheClear}, set by
+ * {@link SlotwiseCacheAutoConfiguration}) clears: every entry goes, every unrelated key stays, no master runs
+ * {@code KEYS}, no {@code DEL} of the keys comes back, and a side connection pinging every master meanwhile sees no
+ * stall; the same clear over plain Spring Boot ({@code slotwise.enabled=false}) runs {@code KEYS} on every master. An
+ * application's own writer with one of Spring Data Redis's strategies is respected: its {@code KEYS} runs as it asked
+ * (on every master at once), its {@code SCAN} over Slotwise's cluster-wide scan, where plain Spring Data Redis over
+ * Jedis cannot scan a cluster at all.
  */
 @WithRedisCluster
 class CacheClearIntegrationTests {
@@ -42,19 +53,19 @@ class CacheClearIntegrationTests {
 	private static final int ENTRIES = 100_000;
 
 	@ParameterizedTest
-	@CsvSource({ "jedis, scan", "jedis, keys", "lettuce, scan", "lettuce, keys" })
-	void cacheClearRemovesEveryEntryWithoutKeysOrStall(String client, String strategy, RedisTestCluster cluster) {
-		BatchStrategy batch = strategy.equals("scan") ? BatchStrategies.scan(1000) : BatchStrategies.keys();
+	@CsvSource({ "jedis, slotwise", "lettuce, slotwise", "jedis, scan", "jedis, keys", "lettuce, scan",
+			"lettuce, keys" })
+	void cacheClearRemovesEveryEntryAsConfigured(String client, String strategy, RedisTestCluster cluster) {
 		long[] slotwisePing = new long[1];
 		String[] slotwiseSlowest = new String[1];
-		KeyspaceTestSupport.runner(client, cluster)
+		cacheRunner(client, cluster, strategy)
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.run((context) -> {
 				RedisConnectionFactory factory = context.getBean(RedisConnectionFactory.class);
 				Set<String> unrelated = populate(factory);
 				cluster.resetStats();
-				Cache cache = cache(factory, batch);
+				Cache cache = context.getBean(CacheManager.class).getCache("things");
 				long started = System.nanoTime();
 				try (Pinger pinger = new Pinger(cluster); SlowLog slowLog = new SlowLog(cluster)) {
 					cache.invalidate();
@@ -64,20 +75,25 @@ class CacheClearIntegrationTests {
 				long millis = (System.nanoTime() - started) / 1_000_000;
 				assertRemaining(cluster, factory, unrelated);
 				for (RedisNode master : cluster.masters()) {
-					assertThat(cluster.commandCalls(master, "keys")).as("KEYS on %s", master).isZero();
+					// The application's KEYS strategy is respected: one KEYS per master, as over plain Spring Data.
+					assertThat(cluster.commandCalls(master, "keys")).as("KEYS on %s", master)
+						.isEqualTo(strategy.equals("keys") ? 1 : 0);
 				}
-				if (strategy.equals("scan")) {
-					// The SCAN strategy's pages were removed where the walks found them, and its DEL of them sent
-					// nothing: Spring Data Redis's strategy was recognised (docs/keyspace.md).
+				if (strategy.equals("slotwise")) {
+					// Slotwise's strategy removed every key where the walks found it: no DEL of them came back.
 					assertThat(cluster.totalCommandCalls("unlink")).as("UNLINK").isPositive();
 					assertThat(cluster.totalCommandCalls("del")).as("DEL").isZero();
+					MeterRegistry registry = context.getBean(MeterRegistry.class);
+					// SCAN may return a key twice when deletions shrink a node's table under its cursor.
+					assertThat(registry.get(KeyspaceMeters.DELETED).tag("client", client).counter().count())
+						.isBetween((double) ENTRIES, ENTRIES * 1.01);
 				}
-				MeterRegistry registry = context.getBean(MeterRegistry.class);
-				// SCAN may return a key twice when deletions shrink a node's table under its cursor.
-				assertThat(registry.get(KeyspaceMeters.DELETED).tag("client", client).counter().count())
-					.isBetween((double) ENTRIES, ENTRIES * 1.01);
-				if (client.equals("lettuce")) {
-					// The asynchronous clear runs over the reactive connection's scan or keys.
+				if (strategy.equals("scan")) {
+					// The application's SCAN strategy deletes the pages itself.
+					assertThat(cluster.totalCommandCalls("del")).as("DEL").isPositive();
+				}
+				if (client.equals("lettuce") && !strategy.equals("keys")) {
+					// The asynchronous clear runs over the reactive connection's scan.
 					populate(factory);
 					cache.clear();
 					assertThat(KeyspaceTestSupport.eventually(Duration.ofSeconds(30),
@@ -91,11 +107,11 @@ class CacheClearIntegrationTests {
 						+ "command on a master %s%n", client, strategy, ENTRIES, millis, slotwisePing[0] / 1000.0,
 						slotwiseSlowest[0]);
 			});
-		KeyspaceTestSupport.runner(client, cluster).withPropertyValues("slotwise.enabled=false").run((context) -> {
+		cacheRunner(client, cluster, strategy).withPropertyValues("slotwise.enabled=false").run((context) -> {
 			RedisConnectionFactory factory = context.getBean(RedisConnectionFactory.class);
 			Set<String> unrelated = populate(factory);
 			cluster.resetStats();
-			Cache cache = cache(factory, batch);
+			Cache cache = context.getBean(CacheManager.class).getCache("things");
 			if (client.equals("jedis") && strategy.equals("scan")) {
 				assertThatExceptionOfType(InvalidDataAccessApiUsageException.class).isThrownBy(cache::invalidate)
 					.withMessageContaining("Scan is not supported across multiple nodes within a cluster");
@@ -111,7 +127,8 @@ class CacheClearIntegrationTests {
 			}
 			long millis = (System.nanoTime() - started) / 1_000_000;
 			assertRemaining(cluster, factory, unrelated);
-			if (strategy.equals("keys")) {
+			if (!strategy.equals("scan")) {
+				// Spring Boot's default writer and the application's KEYS strategy both run KEYS on every master.
 				for (RedisNode master : cluster.masters()) {
 					assertThat(cluster.commandCalls(master, "keys")).as("KEYS on %s", master).isOne();
 				}
@@ -122,12 +139,49 @@ class CacheClearIntegrationTests {
 		});
 	}
 
-	private static Cache cache(RedisConnectionFactory factory, BatchStrategy batch) {
-		RedisCacheManager manager = RedisCacheManager
-			.builder(RedisCacheWriter.nonLockingRedisCacheWriter(factory, batch))
-			.build();
-		manager.afterPropertiesSet();
-		return manager.getCache("things");
+	/**
+	 * Spring Boot's Redis cache auto-configuration over the cluster, with the application's own writer (Spring Data
+	 * Redis's non-locking writer with its {@code scan} or {@code keys} strategy) unless {@code slotwise}.
+	 */
+	private static ApplicationContextRunner cacheRunner(String client, RedisTestCluster cluster, String strategy) {
+		ApplicationContextRunner runner = KeyspaceTestSupport.runner(client, cluster)
+			.withConfiguration(
+					AutoConfigurations.of(CacheAutoConfiguration.class, SlotwiseCacheAutoConfiguration.class))
+			.withUserConfiguration(Caching.class)
+			.withPropertyValues("spring.cache.type=redis", "spring.cache.cache-names=things");
+		return switch (strategy) {
+			case "scan" -> runner.withUserConfiguration(OwnScanWriter.class);
+			case "keys" -> runner.withUserConfiguration(OwnKeysWriter.class);
+			default -> runner;
+		};
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableCaching
+	static class Caching {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnScanWriter {
+
+		@Bean
+		RedisCacheManagerBuilderCustomizer ownWriter(RedisConnectionFactory factory) {
+			return (builder) -> builder
+				.cacheWriter(RedisCacheWriter.nonLockingRedisCacheWriter(factory, BatchStrategies.scan(1000)));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnKeysWriter {
+
+		@Bean
+		RedisCacheManagerBuilderCustomizer ownWriter(RedisConnectionFactory factory) {
+			return (builder) -> builder
+				.cacheWriter(RedisCacheWriter.nonLockingRedisCacheWriter(factory, BatchStrategies.keys()));
+		}
+
 	}
 
 	/**

@@ -207,7 +207,7 @@ class ClusterScanTests {
 				b.slots.set(slot);
 			}
 		};
-		ClusterScan scan = new ClusterScan(transport, SETTINGS, null, null, null, ScanObserver.NONE, true, true)
+		ClusterScan scan = new ClusterScan(transport, SETTINGS, null, null, null, ScanObserver.NONE, true)
 			.start();
 		Set<String> returned = new HashSet<>();
 		long claimed = 0;

@@ -25,7 +25,6 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.Cache;
-import org.springframework.data.redis.cache.BatchStrategies;
 import org.springframework.data.redis.cache.RedisCacheManager;
 import org.springframework.data.redis.cache.RedisCacheWriter;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -162,7 +161,7 @@ class ClusterScanTopologyIntegrationTests {
 				.orElseThrow();
 			long before = dbSize(cluster);
 			RedisCacheManager manager = RedisCacheManager
-				.builder(RedisCacheWriter.nonLockingRedisCacheWriter(factory, BatchStrategies.scan(100)))
+				.builder(RedisCacheWriter.nonLockingRedisCacheWriter(factory, new ClusterCacheClear(100)))
 				.build();
 			manager.afterPropertiesSet();
 			Cache cache = manager.getCache("clear");

@@ -1,18 +1,16 @@
 package dev.slotwise.internal.metrics;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
+import dev.slotwise.test.cluster.LoopbackPorts;
 import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
@@ -24,6 +22,7 @@ import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -153,17 +152,20 @@ class JedisClusterPoolMetersIntegrationTests {
 				SlotwiseJedisConnectionFactory factory = context.getBean(SlotwiseJedisConnectionFactory.class);
 				RedisNode master = cluster.masters().get(0);
 				Path directory = Files.createTempDirectory("slotwise-added-node-");
-				int port = freePort();
+				int port = LoopbackPorts.freePort();
+				int busPort = LoopbackPorts.freePort();
 				String node = "127.0.0.1:" + port;
 				Process process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind",
-						"127.0.0.1", "--cluster-enabled", "yes", "--cluster-node-timeout", "1500", "--dir",
+						"127.0.0.1", "--cluster-enabled", "yes", "--cluster-port", Integer.toString(busPort),
+						"--cluster-node-timeout", "1500", "--dir",
 						directory.toString(), "--save", "", "--appendonly", "no", "--logfile", "redis.log")
 					.start();
 				String addedId = null;
 				try (Jedis added = awaitJedis(port)) {
 					addedId = added.clusterMyId();
 					String masterId = cluster.withAdmin(master, Jedis::clusterMyId);
-					cluster.withAdmin(master, (jedis) -> jedis.clusterMeet("127.0.0.1", port));
+					cluster.withAdmin(master, (jedis) -> jedis.sendCommand(Protocol.Command.CLUSTER, "MEET", "127.0.0.1",
+							Integer.toString(port), Integer.toString(busPort)));
 					await(node + " to know the master", () -> added.clusterNodes().contains(masterId));
 					added.clusterReplicate(masterId);
 					await("the client to add " + node,
@@ -220,18 +222,6 @@ class JedisClusterPoolMetersIntegrationTests {
 		return registry.get(JedisClusterPoolMeters.OPENED).tag("node", node.address()).functionCounter().count();
 	}
 
-	private static int freePort() throws IOException {
-		for (int attempt = 0; attempt < 100; attempt++) {
-			int port = ThreadLocalRandom.current().nextInt(30_001, 40_000);
-			try (ServerSocket client = new ServerSocket(port); ServerSocket bus = new ServerSocket(port + 10_000)) {
-				return port;
-			}
-			catch (IOException ex) {
-				// taken: try another
-			}
-		}
-		throw new IOException("No free port pair found");
-	}
 
 	private static Jedis awaitJedis(int port) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);

@@ -1,6 +1,7 @@
 package dev.slotwise.internal.multikey;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
 import dev.slotwise.internal.routing.NodeAddress;
+import dev.slotwise.internal.routing.RedirectKind;
 import dev.slotwise.internal.routing.SlotHash;
 import org.jspecify.annotations.Nullable;
 
@@ -61,6 +63,9 @@ final class FakeNodeTransport implements NodeTransport {
 
 	/** The routing time each invalidation carried. */
 	final List<Long> routedAt = new CopyOnWriteArrayList<>();
+
+	/** The redirects told to the client library, as {@code kind command slot key}. */
+	final List<String> redirected = new CopyOnWriteArrayList<>();
 
 	/**
 	 * Spreads all slots over the nodes in equal ranges, in both the client's and the servers' view.
@@ -236,6 +241,11 @@ final class FakeNodeTransport implements NodeTransport {
 
 	private static byte[] key(Request request, int index) {
 		return request.command().withValues() ? request.args()[2 * index] : request.args()[index];
+	}
+
+	@Override
+	public void redirected(RedirectKind kind, MultiKeyCommand command, byte[] firstKey, int slot, String message) {
+		this.redirected.add(kind + " " + command + " " + slot + " " + new String(firstKey, StandardCharsets.UTF_8));
 	}
 
 	@Override

@@ -13,6 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.slotwise.internal.routing.SlotHash;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
+import io.lettuce.core.event.command.CommandFailedEvent;
+import io.lettuce.core.event.command.CommandListener;
+import io.lettuce.core.event.command.CommandStartedEvent;
+import io.lettuce.core.event.command.CommandSucceededEvent;
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -22,11 +27,14 @@ import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -83,6 +91,45 @@ class LettuceBatchWriteIntegrationTests {
 			assertThat(mgets(cluster)).isEqualTo(slots(request));
 			assertThat(counter.buffers.get() - before).isBetween(3L, 6L);
 		});
+	}
+
+	/**
+	 * With a {@code CommandListener} on the client (Lettuce puts a {@code CommandListenerWriter} in front of each node
+	 * connection), the node batches still go out as one buffer each, and the listener hears of every {@code MGET}
+	 * the servers ran, started and succeeded, as it does of Lettuce's own {@code MGET}s with Slotwise off.
+	 */
+	@Test
+	void aCommandListenerSeesEveryCommandOfTheOneBufferNodeBatches(RedisTestCluster cluster) {
+		cluster.reset();
+		long[] heard = new long[2];
+		for (boolean slotwise : new boolean[] { true, false }) {
+			runner(cluster).withPropertyValues("slotwise.enabled=" + slotwise, "slotwise.pool.prewarm=false")
+				.withUserConfiguration(ListeningClient.class)
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+					List<String> keys = populate(template);
+					MgetListener listener = context.getBean(MgetListener.class);
+					BufferCounter counter = context.getBean(BufferCounter.class);
+					List<String> request = pick(keys, 11);
+					assertThat(template.opsForValue().multiGet(request)).isEqualTo(valuesOf(request));
+					cluster.resetStats();
+					listener.reset();
+					long before = counter.buffers.get();
+					assertThat(template.opsForValue().multiGet(request)).isEqualTo(valuesOf(request));
+					long buffers = counter.buffers.get() - before;
+					long mgets = mgets(cluster);
+					assertThat(mgets).isEqualTo(slots(request));
+					assertThat(listener.started.get()).as("MGETs the listener heard start").isEqualTo(mgets);
+					assertThat(listener.succeeded.get()).as("MGETs the listener heard succeed").isEqualTo(mgets);
+					assertThat(listener.failed.get()).isZero();
+					if (slotwise) {
+						assertThat(buffers).as("buffers written for %d MGETs", mgets).isBetween(3L, 6L);
+					}
+					heard[slotwise ? 0 : 1] = listener.succeeded.get();
+				});
+		}
+		assertThat(heard[0]).as("heard with Slotwise").isEqualTo(heard[1]);
 	}
 
 	private static ApplicationContextRunner runner(RedisTestCluster cluster) {
@@ -142,6 +189,75 @@ class LettuceBatchWriteIntegrationTests {
 				}
 
 			});
+		}
+
+	}
+
+	/**
+	 * Registers a {@link MgetListener} on the factory's client as soon as it exists (the factory starts when it is
+	 * initialized), before any connection is opened: Lettuce gives only connections opened afterwards its writer.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class ListeningClient {
+
+		@Bean
+		static MgetListener mgetListener() {
+			return new MgetListener();
+		}
+
+		@Bean
+		static BeanPostProcessor registerMgetListener(ObjectProvider<MgetListener> listener) {
+			return new BeanPostProcessor() {
+
+				@Override
+				public Object postProcessAfterInitialization(Object bean, String beanName) {
+					if (bean instanceof LettuceConnectionFactory factory) {
+						factory.getRequiredNativeClient().addListener(listener.getObject());
+					}
+					return bean;
+				}
+
+			};
+		}
+
+	}
+
+	/**
+	 * Counts the {@code MGET}s a command listener hears of.
+	 */
+	static final class MgetListener implements CommandListener {
+
+		final AtomicLong started = new AtomicLong();
+
+		final AtomicLong succeeded = new AtomicLong();
+
+		final AtomicLong failed = new AtomicLong();
+
+		void reset() {
+			this.started.set(0);
+			this.succeeded.set(0);
+			this.failed.set(0);
+		}
+
+		@Override
+		public void commandStarted(CommandStartedEvent event) {
+			if (event.getCommand().getType() == CommandType.MGET) {
+				this.started.incrementAndGet();
+			}
+		}
+
+		@Override
+		public void commandSucceeded(CommandSucceededEvent event) {
+			if (event.getCommand().getType() == CommandType.MGET) {
+				this.succeeded.incrementAndGet();
+			}
+		}
+
+		@Override
+		public void commandFailed(CommandFailedEvent event) {
+			if (event.getCommand().getType() == CommandType.MGET) {
+				this.failed.incrementAndGet();
+			}
 		}
 
 	}

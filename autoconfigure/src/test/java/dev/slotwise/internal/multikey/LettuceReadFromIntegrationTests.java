@@ -10,12 +10,17 @@ import java.util.Random;
 import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.protocol.CommandType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
 
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -74,6 +79,18 @@ class LettuceReadFromIntegrationTests {
 		});
 	}
 
+	/**
+	 * A client whose {@code ClientOptions.getReadOnlyCommands()} does not count {@code MGET} as a read sends its
+	 * {@code MGET}s to masters whatever its {@code ReadFrom} says: Lettuce's own routing does, and so does the engine.
+	 */
+	@Test
+	void commandsTheClientDoesNotCountAsReadsStayOnMasters(RedisTestCluster cluster) {
+		double on = replicaShare(cluster, "replica", true, MgetIsNoRead.class);
+		double off = replicaShare(cluster, "replica", false, MgetIsNoRead.class);
+		assertThat(off).as("Spring Data Redis alone").isEqualTo(0.0);
+		assertThat(on).as("with the engine").isEqualTo(off);
+	}
+
 	@Test
 	void masterReadsStayOnMasters(RedisTestCluster cluster) {
 		assertThat(replicaShare(cluster, "master", true)).isEqualTo(0.0);
@@ -121,12 +138,13 @@ class LettuceReadFromIntegrationTests {
 	 * Writes a keyspace, waits until the replicas hold it, runs the calls, checks every value, and returns the share
 	 * of read commands the replicas executed.
 	 */
-	private double replicaShare(RedisTestCluster cluster, String readFrom, boolean engine) {
+	private double replicaShare(RedisTestCluster cluster, String readFrom, boolean engine,
+			Class<?>... configurations) {
 		cluster.reset();
 		List<RedisNode> masters = cluster.masters();
 		List<RedisNode> replicas = cluster.replicas();
 		double[] share = new double[1];
-		runner(cluster, readFrom, engine).run((context) -> {
+		runner(cluster, readFrom, engine).withUserConfiguration(configurations).run((context) -> {
 			assertThat(context).hasNotFailed();
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			Random random = new Random(readFrom.hashCode());
@@ -204,6 +222,17 @@ class LettuceReadFromIntegrationTests {
 		return MultiKeyTestSupport.runner("lettuce", cluster)
 			.withPropertyValues("spring.data.redis.lettuce.read-from=" + readFrom,
 					"slotwise.multikey.enabled=" + engine);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class MgetIsNoRead {
+
+		@Bean
+		LettuceClientOptionsBuilderCustomizer mgetIsNoRead() {
+			return (builder) -> builder.readOnlyCommands((command) -> command.getType() != CommandType.MGET
+					&& ClientOptions.DEFAULT_READ_ONLY_COMMANDS.isReadOnly(command));
+		}
+
 	}
 
 }

@@ -55,7 +55,7 @@ class LettuceSettledChangeIntegrationTests {
 			long found = System.nanoTime();
 			assertThat(LettuceTopology.changedSince(client, beforeTheChange)).as("the refresh found the promotion")
 				.isTrue();
-			assertThat(SamplingRedisClusterClient.settled(client.getPartitions())).isTrue();
+			assertThat(PartitionViews.settled(client.getPartitions())).isTrue();
 			cluster.resetStats();
 			// From just after one interval to 1.6 intervals after the change: the pacer alone lets one refresh start.
 			sleepUntil(found + INTERVAL.toNanos() + Duration.ofMillis(50).toNanos());
@@ -79,12 +79,12 @@ class LettuceSettledChangeIntegrationTests {
 					"a 127.0.0.1:7000@17000 master,fail - 0 0 1 connected 0-8191",
 					"b 127.0.0.1:7001@17001 master - 0 0 2 connected 8192-16383",
 					"c 127.0.0.1:7002@17002 slave a 0 0 1 connected")));
-		assertThat(SamplingRedisClusterClient.settled(partitions)).isFalse();
+		assertThat(PartitionViews.settled(partitions)).isFalse();
 		Partitions promoted = ClusterPartitionParser.parse(String.join("\n", List.of(
 					"a 127.0.0.1:7000@17000 master,fail - 0 0 1 connected",
 					"b 127.0.0.1:7001@17001 master - 0 0 2 connected 8192-16383",
 					"c 127.0.0.1:7002@17002 master - 0 0 3 connected 0-8191")));
-		assertThat(SamplingRedisClusterClient.settled(promoted)).isTrue();
+		assertThat(PartitionViews.settled(promoted)).isTrue();
 	}
 
 	private static void sleepUntil(long nanos) throws InterruptedException {

@@ -36,8 +36,8 @@ class LettuceSuspicionBackOffTests {
 		Partitions view = parse("a 127.0.0.1:7000@17000 master,fail? - 0 0 1 connected 0-8191",
 				"b 127.0.0.1:7001@17001 master - 0 0 2 connected 8192-16383",
 				"c 127.0.0.1:7002@17002 slave a 0 0 1 connected");
-		assertThat(SamplingRedisClusterClient.suspects(view, HEALTHY)).isTrue();
-		assertThat(SamplingRedisClusterClient.suspects(HEALTHY, HEALTHY)).isFalse();
+		assertThat(PartitionViews.suspects(view, HEALTHY)).isTrue();
+		assertThat(PartitionViews.suspects(HEALTHY, HEALTHY)).isFalse();
 	}
 
 	@Test
@@ -45,8 +45,8 @@ class LettuceSuspicionBackOffTests {
 		// A master with no replica stays failed: the wait must be free to grow for as long as it is down.
 		Partitions failed = parse("a 127.0.0.1:7000@17000 master,fail - 0 0 1 connected 0-8191",
 				"b 127.0.0.1:7001@17001 master - 0 0 2 connected 8192-16383");
-		assertThat(SamplingRedisClusterClient.suspects(failed, failed)).isFalse();
-		assertThat(SamplingRedisClusterClient.suspects(failed, HEALTHY)).isTrue();
+		assertThat(PartitionViews.suspects(failed, failed)).isFalse();
+		assertThat(PartitionViews.suspects(failed, HEALTHY)).isTrue();
 	}
 
 	@Test
@@ -54,7 +54,7 @@ class LettuceSuspicionBackOffTests {
 		Partitions view = parse("a 127.0.0.1:7000@17000 master,fail? - 0 0 1 connected",
 				"b 127.0.0.1:7001@17001 master - 0 0 2 connected 0-16383",
 				"c 127.0.0.1:7002@17002 slave,fail? b 0 0 1 connected");
-		assertThat(SamplingRedisClusterClient.suspects(view, view)).isFalse();
+		assertThat(PartitionViews.suspects(view, view)).isFalse();
 	}
 
 	private static Partitions parse(String... lines) {

@@ -28,6 +28,12 @@ import java.util.Optional;
  * only the Slotwise targets): such rows are gated on absolute speed, and refused (exit 2) when the two run folders'
  * {@code machine.json} name different machines.
  * <p>
+ * Beside the comparisons, the candidate run's two Slotwise paths are held to each other (see {@link #CLIENT_LIMITS}):
+ * the Lettuce path's time at 1,000 keys divided by the Jedis path's, same run, must not exceed a fixed limit by
+ * more than its 95% interval. Both paths run on the same engine, so a ratio that drifts means one client's path
+ * changed speed, which the comparisons against Spring Data over Lettuce do not show: Slotwise over Lettuce went from
+ * about 1.1x to 1.15-1.24x the Jedis path's time (the Jedis path got faster) and the gate did not notice (issue 27).
+ * <p>
  * {@code java -cp benchmarks.jar dev.slotwise.benchmarks.gate.Compare [--threshold 0.10] [--unstable 0.25]
  * [--gate ratio|absolute|both] BASELINE CANDIDATE} with JMH JSON files or run folders.
  */
@@ -41,6 +47,13 @@ public final class Compare {
 
 	/** Default limit on the iterations' relative spread (coefficient of variation) above which a row is unstable. */
 	public static final double DEFAULT_UNSTABLE = 0.25;
+
+	/**
+	 * The limits between the two clients' paths in one run: {@code multiGet} of 1,000 keys over Lettuce may take at
+	 * most 1.1x the time over Jedis (it took 1.09-1.17x in the runs of 2026-11-25, see docs/benchmarks.md).
+	 */
+	public static final List<ClientLimit> CLIENT_LIMITS = List.of(new ClientLimit("MultiGetLatencyBenchmark",
+			Map.of("keys", "1000"), "target", "slotwise-lettuce", "slotwise-jedis", 1.10));
 
 	private Compare() {
 	}
@@ -162,7 +175,11 @@ public final class Compare {
 			throw new BadInputException("No benchmark in common: the baseline has " + baseline.keySet()
 					+ ", the candidate " + candidate.keySet());
 		}
-		return new Report(lines, missing, added, withoutBaseline);
+		List<Limit> limits = new ArrayList<>();
+		for (ClientLimit limit : CLIENT_LIMITS) {
+			limits.addAll(limit.check(candidate.values(), options));
+		}
+		return new Report(lines, missing, added, withoutBaseline, limits);
 	}
 
 	/**
@@ -264,7 +281,13 @@ public final class Compare {
 		FASTER("faster"),
 
 		/** A run's iterations spread too much to judge: reported, not gated. */
-		UNSTABLE("UNSTABLE (not gated)");
+		UNSTABLE("UNSTABLE (not gated)"),
+
+		/** Above a limit between two paths of one run by more than the 95% interval: fails the gate. */
+		OVER_LIMIT("OVER LIMIT"),
+
+		/** Within a limit between two paths of one run, or above it by less than the 95% interval. */
+		WITHIN_LIMIT("within limit");
 
 		private final String label;
 
@@ -321,15 +344,18 @@ public final class Compare {
 	 * @param added keys only the candidate has
 	 * @param withoutBaseline keys whose class has an in-run baseline that is missing from either run: no ratio,
 	 * so their absolute speed is gated
+	 * @param limits the candidate run's paths held to each other ({@link #CLIENT_LIMITS})
 	 */
-	public record Report(List<Line> lines, List<String> missing, List<String> added, List<String> withoutBaseline) {
+	public record Report(List<Line> lines, List<String> missing, List<String> added, List<String> withoutBaseline,
+			List<Limit> limits) {
 
 		/**
-		 * Gated regressions.
-		 * @return how many lines fail the gate
+		 * Gated regressions: comparisons that fail the gate, and limits the candidate run exceeds.
+		 * @return how many lines and limits fail the gate
 		 */
 		public long regressions() {
-			return this.lines.stream().filter(Line::failsGate).count();
+			return this.lines.stream().filter(Line::failsGate).count()
+					+ this.limits.stream().filter(Limit::failsGate).count();
 		}
 
 		/**
@@ -377,6 +403,19 @@ public final class Compare {
 							change(line), label(line));
 				}
 			}
+			if (!this.limits.isEmpty()) {
+				out.println();
+				out.println("Between the clients (candidate run; time of one path / time of the other, limit not to be "
+						+ "exceeded beyond the 95% interval):");
+				out.println();
+				out.println("| benchmark | paths | time ratio (95%) | limit | verdict |");
+				out.println("|---|---|---|---|---|");
+				for (Limit limit : this.limits) {
+					out.printf(Locale.ROOT, "| %s | %s | %.2fx ± %s | %.2fx | %s |%n", limit.name(), limit.paths(),
+							limit.ratio().value(), percent(limit.ratio().relativeHalfWidth()), limit.limit(),
+							limit.verdict().label());
+				}
+			}
 			if (!this.withoutBaseline.isEmpty()) {
 				out.println();
 				out.println("WITHOUT IN-RUN BASELINE (no ratio; absolute speed gated, meaningful only between runs "
@@ -417,6 +456,72 @@ public final class Compare {
 				return String.format(Locale.ROOT, "%,.0f", value);
 			}
 			return String.format(Locale.ROOT, "%.3g", value);
+		}
+
+	}
+
+	/**
+	 * A limit between two paths of the same run: the time of {@code slower} divided by the time of {@code faster},
+	 * for the rows of a benchmark class that share every other parameter and the given fixed ones.
+	 * @param className the benchmark class, e.g. {@code MultiGetLatencyBenchmark}
+	 * @param fixed parameters a row must have to be checked, e.g. {@code keys=1000}
+	 * @param param the parameter naming the path
+	 * @param slower the path held to the limit
+	 * @param faster the path it is divided by
+	 * @param limit the highest time ratio allowed
+	 */
+	public record ClientLimit(String className, Map<String, String> fixed, String param, String slower, String faster,
+			double limit) {
+
+		List<Limit> check(java.util.Collection<Row> run, Options options) {
+			List<Limit> checked = new ArrayList<>();
+			for (Row row : run) {
+				if (!row.className().equals(this.className) || !this.slower.equals(row.params().get(this.param))
+						|| !row.params().entrySet().containsAll(this.fixed.entrySet())) {
+					continue;
+				}
+				Map<String, String> wanted = new java.util.TreeMap<>(row.params());
+				wanted.put(this.param, this.faster);
+				run.stream()
+					.filter((other) -> other.benchmark().equals(row.benchmark()) && other.mode().equals(row.mode())
+							&& other.params().equals(wanted))
+					.findFirst()
+					.ifPresent((other) -> checked.add(limit(row, other, options)));
+			}
+			return checked;
+		}
+
+		private Limit limit(Row slowerRow, Row fasterRow, Options options) {
+			// Time ratio: the faster path's speed over the held path's speed.
+			Estimate ratio = Estimate.speedOf(fasterRow).divide(Estimate.speedOf(slowerRow));
+			Verdict verdict;
+			if (unstable(options, slowerRow, fasterRow)) {
+				verdict = Verdict.UNSTABLE;
+			}
+			else {
+				verdict = (ratio.value() - this.limit > ratio.halfWidth()) ? Verdict.OVER_LIMIT : Verdict.WITHIN_LIMIT;
+			}
+			return new Limit(slowerRow.key(), this.slower + " / " + this.faster, ratio, this.limit, verdict);
+		}
+
+	}
+
+	/**
+	 * A limit checked on the candidate run.
+	 * @param name the held row's key (benchmark, mode and parameters)
+	 * @param paths which paths are divided
+	 * @param ratio the time ratio with its uncertainty
+	 * @param limit the highest ratio allowed
+	 * @param verdict {@link Verdict#OVER_LIMIT}, {@link Verdict#WITHIN_LIMIT} or {@link Verdict#UNSTABLE}
+	 */
+	public record Limit(String name, String paths, Estimate ratio, double limit, Verdict verdict) {
+
+		/**
+		 * Whether this limit fails the gate.
+		 * @return the ratio is above the limit beyond its 95% interval
+		 */
+		public boolean failsGate() {
+			return this.verdict == Verdict.OVER_LIMIT;
 		}
 
 	}

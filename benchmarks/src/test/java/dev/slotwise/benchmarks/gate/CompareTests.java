@@ -294,6 +294,73 @@ class CompareTests {
 		assertThat(Compare.run(new String[] { "only-one.json" }, quiet(), new PrintStream(this.err))).isEqualTo(2);
 	}
 
+	private static final String LATENCY = "MultiGetLatencyBenchmark.multiGet";
+
+	private static Map<String, String> at(int keys, String target) {
+		return Map.of("keys", Integer.toString(keys), "target", target);
+	}
+
+	/** A latency run at 1,000 keys: SDR 4,000 us, Slotwise over Jedis 1,000 us, over Lettuce the given time. */
+	private static Jmh latency(double lettuce) {
+		return new Jmh().addSample(LATENCY, at(1000, "sdr-lettuce"), 3980, 4020, 4000, 3990, 4010)
+			.addSample(LATENCY, at(1000, "slotwise-jedis"), 995, 1005, 1000, 998, 1002)
+			.addSample(LATENCY, at(1000, "slotwise-lettuce"), lettuce * 0.995, lettuce * 1.005, lettuce,
+					lettuce * 0.998, lettuce * 1.002);
+	}
+
+	@Test
+	void lettuceOverTheLimitAgainstJedisFailsTheGateEvenWithEveryComparisonWithin() throws IOException {
+		// The drift of issue 27: both runs over the limit by a few percent each, so no before/after comparison
+		// moves beyond the threshold; the candidate's Lettuce path at 1.2x the Jedis path's time fails.
+		Path baseline = latency(1150).write(this.dir.resolve("baseline.json"));
+		Path candidate = latency(1200).write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isEqualTo(1);
+		Compare.Report report = report(baseline, candidate);
+		assertThat(report.lines()).noneMatch(Compare.Line::failsGate);
+		assertThat(report.limits()).singleElement().satisfies((limit) -> {
+			assertThat(limit.name()).isEqualTo(LATENCY + " sample {keys=1000, target=slotwise-lettuce}");
+			assertThat(limit.ratio().value()).isCloseTo(1.2, org.assertj.core.data.Offset.offset(0.001));
+			assertThat(limit.verdict()).isEqualTo(Verdict.OVER_LIMIT);
+			assertThat(limit.failsGate()).isTrue();
+		});
+		assertThat(output()).contains("slotwise-lettuce / slotwise-jedis").contains("1.20x").contains("OVER LIMIT")
+			.contains("1 regression(s) gated");
+	}
+
+	@Test
+	void lettuceWithinTheLimitAgainstJedisPasses() throws IOException {
+		Path baseline = latency(1050).write(this.dir.resolve("baseline.json"));
+		Path candidate = latency(1080).write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isZero();
+		assertThat(report(baseline, candidate).limits()).singleElement()
+			.satisfies((limit) -> assertThat(limit.verdict()).isEqualTo(Verdict.WITHIN_LIMIT));
+	}
+
+	@Test
+	void lettuceAboveTheLimitByLessThanTheNoiseIsNotFlagged() throws IOException {
+		Path baseline = latency(1050).write(this.dir.resolve("baseline.json"));
+		Path candidate = new Jmh().addSample(LATENCY, at(1000, "sdr-lettuce"), 3980, 4020, 4000, 3990, 4010)
+			.addSample(LATENCY, at(1000, "slotwise-jedis"), 900, 1100, 1000, 950, 1050)
+			.addSample(LATENCY, at(1000, "slotwise-lettuce"), 1000, 1240, 1120, 1060, 1180)
+			.write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isZero();
+		assertThat(report(baseline, candidate).limits()).singleElement().satisfies((limit) -> {
+			assertThat(limit.ratio().value()).isGreaterThan(1.1);
+			assertThat(limit.verdict()).isEqualTo(Verdict.WITHIN_LIMIT);
+		});
+	}
+
+	@Test
+	void theLimitHoldsOnlyAtOneThousandKeys() throws IOException {
+		// At 10 keys one round trip on Lettuce's event loop is the floor (1.24x in the full run of 2026-11-25).
+		Path run = new Jmh().addSample(LATENCY, at(10, "sdr-lettuce"), 160, 161, 159, 160, 160)
+			.addSample(LATENCY, at(10, "slotwise-jedis"), 100, 101, 99, 100, 100)
+			.addSample(LATENCY, at(10, "slotwise-lettuce"), 130, 131, 129, 130, 130)
+			.write(this.dir.resolve("run.json"));
+		assertThat(run(run, run)).isZero();
+		assertThat(report(run, run).limits()).isEmpty();
+	}
+
 	private int run(Path baseline, Path candidate) {
 		this.out.reset();
 		this.err.reset();
