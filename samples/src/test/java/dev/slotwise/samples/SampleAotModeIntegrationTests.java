@@ -2,7 +2,6 @@ package dev.slotwise.samples;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,6 +16,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -49,6 +50,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SampleAotModeIntegrationTests {
 
 	private static final String MAIN = SlotwiseSampleApplication.class.getName();
+
+	private static final Pattern TOMCAT_PORT = Pattern.compile("Tomcat started on port (\\d+)");
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -83,16 +86,14 @@ class SampleAotModeIntegrationTests {
 		assertThat(classes.resolve("dev/slotwise/samples/SlotwiseSampleApplication__ApplicationContextInitializer.class"))
 			.exists();
 
-		int port = freePort();
 		List<String> run = new ArrayList<>(List.of(java(), "-Dspring.aot.enabled=true", "-cp",
 				classes + File.pathSeparator + resources + File.pathSeparator + classPath, MAIN,
-				"--server.port=" + port));
+				"--server.port=0"));
 		run.addAll(appArgs);
 		Path runLog = work.resolve("run.log");
 		Process app = new ProcessBuilder(run).redirectErrorStream(true).redirectOutput(runLog.toFile()).start();
 		try {
-			String base = "http://127.0.0.1:" + port;
-			awaitUp(app, base, runLog);
+			String base = awaitUp(app, runLog);
 			assertThat(Files.readString(runLog)).as("started AOT-processed").contains("AOT-processed");
 			assertThat(send(base, "POST", "/products/load?count=300")).contains("\"products\":300");
 
@@ -153,16 +154,26 @@ class SampleAotModeIntegrationTests {
 		return all.toString();
 	}
 
-	private void awaitUp(Process app, String base, Path log) throws Exception {
+	/** Waits for the port Tomcat logs (the application picks a free one) and a healthy application. */
+	private String awaitUp(Process app, Path log) throws Exception {
 		long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+		String base = null;
 		while (System.nanoTime() < deadline) {
 			assertThat(app.isAlive()).as("the application exited: %s", tail(log)).isTrue();
+			if (base == null) {
+				Matcher port = TOMCAT_PORT.matcher(Files.readString(log));
+				if (port.find()) {
+					base = "http://127.0.0.1:" + port.group(1);
+				}
+				Thread.sleep(250);
+				continue;
+			}
 			try {
 				HttpResponse<String> response = this.http.send(
 						HttpRequest.newBuilder(URI.create(base + "/actuator/health")).GET().build(),
 						HttpResponse.BodyHandlers.ofString());
 				if (response.statusCode() == 200) {
-					return;
+					return base;
 				}
 			}
 			catch (IOException ex) {
@@ -185,12 +196,6 @@ class SampleAotModeIntegrationTests {
 	private static String tail(Path log) throws IOException {
 		List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
 		return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
 	}
 
 	private static int slotsOf(int products) {
