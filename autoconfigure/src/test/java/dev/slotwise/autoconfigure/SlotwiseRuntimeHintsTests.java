@@ -16,7 +16,9 @@ import redis.clients.jedis.builders.ClusterClientBuilder;
 
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.TypeReference;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.data.redis.connection.RedisClusterServerCommands;
 import org.springframework.data.redis.connection.RedisGeoCommands;
@@ -135,6 +137,23 @@ class SlotwiseRuntimeHintsTests {
 				"META-INF/maven/io.lettuce/lettuce-core/pom.properties")) {
 			assertThat(RuntimeHintsPredicates.resource().forResource(resource)).as(resource).accepts(this.hints);
 		}
+	}
+
+	@Test
+	void typesOfAClientThatIsNotOnTheClassPathAreNotRegistered() {
+		RuntimeHints withoutClients = new RuntimeHints();
+		new SlotwiseRuntimeHints().registerHints(withoutClients,
+				new FilteredClassLoader("redis.clients.jedis.", "io.lettuce.core."));
+		for (String type : List.of("redis.clients.jedis.UnifiedJedis", "redis.clients.jedis.builders.ClusterClientBuilder",
+				"io.lettuce.core.protocol.DefaultEndpoint", "io.lettuce.core.cluster.RedisClusterClient",
+				"org.springframework.data.redis.connection.jedis.JedisClusterConnection$JedisClusterTopology")) {
+			assertThat(RuntimeHintsPredicates.reflection().onType(TypeReference.of(type))).as(type)
+				.rejects(withoutClients)
+				.accepts(this.hints);
+		}
+		assertThat(RuntimeHintsPredicates.proxies().forInterfaces(StatefulRedisClusterConnection.class))
+			.rejects(withoutClients);
+		assertThat(RuntimeHintsPredicates.proxies().forInterfaces(RedisStringCommands.class)).accepts(withoutClients);
 	}
 
 	private void assertProxyForwardingEveryMethod(Class<?> type) {
