@@ -44,24 +44,27 @@ import org.springframework.util.ClassUtils;
 final class SlotwiseRuntimeHints implements RuntimeHintsRegistrar {
 
 	/** The Spring Data Redis command groups Slotwise proxies: multi-key, key walks and Jedis cluster pipelines. */
-	static final List<Class<?>> COMMAND_GROUPS = List.of(RedisStringCommands.class, RedisKeyCommands.class,
+	private static final List<Class<?>> COMMAND_GROUPS = List.of(RedisStringCommands.class, RedisKeyCommands.class,
 			RedisHashCommands.class, RedisListCommands.class, RedisSetCommands.class, RedisZSetCommands.class,
 			RedisHyperLogLogCommands.class, RedisGeoCommands.class, RedisStreamCommands.class,
 			RedisClusterServerCommands.class, RedisScriptingCommands.class);
 
 	/** The Lettuce interfaces {@code ReactiveRouting} proxies, each on its own. */
-	static final List<String> LETTUCE_PROXIES = List.of("io.lettuce.core.cluster.api.StatefulRedisClusterConnection",
+	private static final List<String> LETTUCE_PROXIES = List.of(
+			"io.lettuce.core.cluster.api.StatefulRedisClusterConnection",
 			"io.lettuce.core.cluster.api.reactive.RedisAdvancedClusterReactiveCommands");
 
 	/** Classes looked up by name only (presence checks). */
-	static final List<String> LOOKED_UP_BY_NAME = List.of("redis.clients.jedis.Jedis", "redis.clients.jedis.UnifiedJedis",
-			"redis.clients.jedis.ConnectionPool", "redis.clients.jedis.RedisClusterClient", "io.lettuce.core.RedisClient",
-			"io.lettuce.core.DriverInfo", "io.lettuce.core.OrderingReadFromAccessor",
-			"io.lettuce.core.cluster.ClusterCommand");
+	private static final List<String> LOOKED_UP_BY_NAME = List.of("redis.clients.jedis.Jedis",
+			"redis.clients.jedis.UnifiedJedis", "redis.clients.jedis.ConnectionPool",
+			"redis.clients.jedis.RedisClusterClient", "io.lettuce.core.RedisClient", "io.lettuce.core.DriverInfo",
+			"io.lettuce.core.OrderingReadFromAccessor", "io.lettuce.core.cluster.ClusterCommand");
 
 	/** Maven metadata the start-up guard reads when a jar has no Implementation-Version. */
-	static final List<String> POM_PROPERTIES = List.of("META-INF/maven/org.springframework.data/spring-data-redis/pom.properties",
-			"META-INF/maven/redis.clients/jedis/pom.properties", "META-INF/maven/io.lettuce/lettuce-core/pom.properties");
+	private static final List<String> POM_PROPERTIES = List.of(
+			"META-INF/maven/org.springframework.data/spring-data-redis/pom.properties",
+			"META-INF/maven/redis.clients/jedis/pom.properties",
+			"META-INF/maven/io.lettuce/lettuce-core/pom.properties");
 
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
@@ -92,7 +95,7 @@ final class SlotwiseRuntimeHints implements RuntimeHintsRegistrar {
 		}
 	}
 
-	static Set<Class<?>> withSuperInterfaces(Class<?> type) {
+	private static Set<Class<?>> withSuperInterfaces(Class<?> type) {
 		Set<Class<?>> all = new LinkedHashSet<>();
 		collect(type, all);
 		return all;
