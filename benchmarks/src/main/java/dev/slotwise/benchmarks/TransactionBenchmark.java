@@ -20,6 +20,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
+import redis.clients.jedis.Jedis;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -123,11 +124,18 @@ public class TransactionBenchmark {
 						(double) this.cluster.commandCalls(master, "exec") / operations,
 						(double) this.cluster.commandCalls(master, "set") / operations,
 						(double) (connectionsReceived(master) - this.connectionsBefore) / operations);
+				System.out.println("[server] every command per transaction: "
+						+ perOperation(this.cluster.withAdmin(master, (jedis) -> jedis.info("commandstats")), operations));
 			}
 			else {
 				System.out.printf("%n[server] %s/%s, %d transactions, %.4f connections accepted per transaction%n",
 						this.client, this.target, this.operations,
 						(double) (this.standalone.connectionsReceived() - this.connectionsBefore) / operations);
+				String[] address = this.standalone.address().split(":");
+				try (Jedis jedis = new Jedis(address[0], Integer.parseInt(address[1]))) {
+					System.out.println("[server] every command per transaction: "
+							+ perOperation(jedis.info("commandstats"), operations));
+				}
 			}
 			this.context.close();
 		}
@@ -162,6 +170,17 @@ public class TransactionBenchmark {
 			}
 
 		});
+	}
+
+	/** Calls per transaction of every command in {@code INFO commandstats} (admin commands included). */
+	private static String perOperation(String commandstats, long operations) {
+		StringBuilder result = new StringBuilder();
+		commandstats.lines().filter((line) -> line.startsWith("cmdstat_")).forEach((line) -> {
+			String command = line.substring("cmdstat_".length(), line.indexOf(':'));
+			long calls = Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(',')));
+			result.append(String.format("%s %.3f; ", command, (double) calls / operations));
+		});
+		return result.toString();
 	}
 
 	/** Connections the node accepted since its statistics were reset (the admin connection is kept open). */
