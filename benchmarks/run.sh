@@ -16,6 +16,7 @@
 #   families: multiget reactive pipeline pool first topology cpu keyspace (default: all but scale and keyspace)
 #             scale (not in the default: the cluster-size sweep, 3 to 24 masters, about 15 minutes)
 #             keyspace (not in the default: scan and cache clear of 200,000 keys)
+#             transaction (not in the default: MULTI/EXEC of 10 SETs, cluster against one standalone node)
 #
 # Then compare two runs: benchmarks/compare.sh benchmarks/results/<old> benchmarks/results/<new>
 # Run it on an otherwise idle machine: every trial shares the cores with the cluster.
@@ -35,8 +36,8 @@ while (($#)); do
 			[[ $# -ge 2 ]] || { echo "--profile needs a benchmark name, e.g. --profile MultiGetLatencyBenchmark" >&2; exit 2; }
 			mode=profile; profile=$2; shift
 			shift; jmh_extra=("$@"); break ;;
-		multiget|reactive|pipeline|pool|first|topology|cpu|scale|keyspace) families+=("$1") ;;
-		-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+		multiget|reactive|pipeline|pool|first|topology|cpu|scale|keyspace|transaction) families+=("$1") ;;
+		-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
 		*) echo "Unknown argument: $1 (see benchmarks/run.sh --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -141,6 +142,9 @@ for family in "${families[@]}"; do
 			# only: Spring Data Redis's clear in batches of 10 takes many seconds per shot.
 			jmh KeyspaceBenchmark keyspace-scan -e clear -bm ss -tu ms -f 1 -wi 5 -i 10 -p count=1000,10
 			jmh KeyspaceBenchmark keyspace-clear -e scan -bm ss -tu ms -f 1 -wi 2 -i 10 -p count=1000 ;;
+		quick:transaction|full:transaction)
+			# A transaction of 10 SETs on one slot: Slotwise on the cluster against plain Boot on one standalone node.
+			jmh TransactionBenchmark transaction -f 2 -wi 2 -w 2s -i 5 -r 2s ;;
 		quick:cpu|full:cpu)
 			# CPU time per call (application and servers), not JMH: a Markdown table, not gated by compare.sh.
 			echo "cpu-per-call ..."

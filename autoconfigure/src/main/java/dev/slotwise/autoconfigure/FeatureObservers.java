@@ -1,7 +1,5 @@
 package dev.slotwise.autoconfigure;
 
-import java.util.List;
-
 import dev.slotwise.internal.keyspace.ScanObserver;
 import dev.slotwise.internal.multikey.MultiKeyObserver;
 import dev.slotwise.internal.pipeline.PipelineObserver;
@@ -33,9 +31,7 @@ final class FeatureObservers {
 	}
 
 	static TransactionObserver transaction(ObjectProvider<TransactionObserver.Source> sources, String client) {
-		List<TransactionObserver> observers = sources.orderedStream().map((source) -> source.forClient(client)).toList();
-		return (observers.size() == 1) ? observers.get(0) : (outcome, commands, nanos) -> observers
-			.forEach((observer) -> observer.ended(outcome, commands, nanos));
+		return TransactionObserver.of(sources.orderedStream().map((source) -> source.forClient(client)).toList());
 	}
 
 	static PubSubObserver pubSub(ObjectProvider<PubSubObserver.Source> sources, String client) {

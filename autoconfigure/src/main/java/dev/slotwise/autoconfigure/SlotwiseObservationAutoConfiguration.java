@@ -2,6 +2,7 @@ package dev.slotwise.autoconfigure;
 
 import dev.slotwise.internal.observation.MultiKeyObservations;
 import dev.slotwise.internal.observation.PipelineObservations;
+import dev.slotwise.internal.observation.TransactionObservations;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -15,7 +16,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Micrometer Observations of Slotwise's cross-slot multi-key calls ({@code slotwise.multikey}) and cluster pipelines
- * ({@code slotwise.pipeline}), each with one child per node batch, on both clients, when the application has an
+ * ({@code slotwise.pipeline}), each with one child per node batch, and of transactions
+ * ({@code slotwise.transaction}), on both clients, when the application has an
  * {@link ObservationRegistry} (Spring Boot's, with Actuator). Lettuce's own per-command observations, which Spring
  * Boot's {@code LettuceObservationAutoConfiguration} turns on with the same registry, do not depend on this: the
  * engine keeps them either way. {@code slotwise.observations.enabled=false} turns Slotwise's own off.
@@ -38,6 +40,12 @@ public final class SlotwiseObservationAutoConfiguration {
 	@ConditionalOnMissingBean
 	PipelineObservations slotwisePipelineObservations(ObservationRegistry registry) {
 		return new PipelineObservations(registry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	TransactionObservations slotwiseTransactionObservations(ObservationRegistry registry) {
+		return new TransactionObservations(registry);
 	}
 
 }

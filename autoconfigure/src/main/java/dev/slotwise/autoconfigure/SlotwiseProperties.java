@@ -555,12 +555,13 @@ public class SlotwiseProperties implements Validator {
 	}
 
 	/**
-	 * Slotwise's Micrometer Observations of multi-key calls and cluster pipelines.
+	 * Slotwise's Micrometer Observations of multi-key calls, cluster pipelines and transactions.
 	 */
 	public static class Observations {
 
 		/**
-		 * Whether Slotwise observes its multi-key calls and pipelines when an ObservationRegistry exists.
+		 * Whether Slotwise observes its multi-key calls, pipelines and transactions when an ObservationRegistry
+		 * exists.
 		 */
 		private boolean enabled = true;
 

@@ -2,6 +2,7 @@ package dev.slotwise.autoconfigure;
 
 import dev.slotwise.internal.observation.MultiKeyObservations;
 import dev.slotwise.internal.observation.PipelineObservations;
+import dev.slotwise.internal.observation.TransactionObservations;
 import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -19,10 +20,11 @@ class SlotwiseObservationAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(SlotwiseObservationAutoConfiguration.class));
 
 	@Test
-	void observesMultiKeyCallsAndPipelinesWhenARegistryExists() {
+	void observesMultiKeyCallsPipelinesAndTransactionsWhenARegistryExists() {
 		this.runner.withBean(ObservationRegistry.class, ObservationRegistry::create).run((context) -> {
 			assertThat(context).hasSingleBean(MultiKeyObservations.class);
 			assertThat(context).hasSingleBean(PipelineObservations.class);
+			assertThat(context).hasSingleBean(TransactionObservations.class);
 		});
 	}
 
@@ -31,6 +33,7 @@ class SlotwiseObservationAutoConfigurationTests {
 		this.runner.run((context) -> {
 			assertThat(context).doesNotHaveBean(MultiKeyObservations.class);
 			assertThat(context).doesNotHaveBean(PipelineObservations.class);
+			assertThat(context).doesNotHaveBean(TransactionObservations.class);
 		});
 	}
 
@@ -39,14 +42,16 @@ class SlotwiseObservationAutoConfigurationTests {
 		this.runner.withBean(ObservationRegistry.class, ObservationRegistry::create)
 			.withPropertyValues("slotwise.observations.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(MultiKeyObservations.class)
-				.doesNotHaveBean(PipelineObservations.class));
+				.doesNotHaveBean(PipelineObservations.class)
+				.doesNotHaveBean(TransactionObservations.class));
 	}
 
 	@Test
 	void backsOffWhenSlotwiseIsDisabled() {
 		this.runner.withBean(ObservationRegistry.class, ObservationRegistry::create)
 			.withPropertyValues("slotwise.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(MultiKeyObservations.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(MultiKeyObservations.class)
+				.doesNotHaveBean(TransactionObservations.class));
 	}
 
 }

@@ -75,6 +75,11 @@ final class ObservedOperation implements Observed {
 	}
 
 	@Override
+	public void resize(int size) {
+		this.context.setSize(size);
+	}
+
+	@Override
 	public void end(String outcome, @Nullable Throwable failure) {
 		if (failure instanceof CancellationException) {
 			this.context.setOutcome(CANCELLED);

@@ -9,10 +9,10 @@ import io.micrometer.observation.ObservationConvention;
 
 /**
  * Names Slotwise's observations and gives them their keys. The low-cardinality keys (they become timer tags) are:
- * {@code db.system} ({@code redis}), {@code command}, {@code client}, {@code outcome}; on a call or pipeline
- * {@code keys} or {@code commands}, a size bucket ({@code 1-10}, {@code 11-100}, {@code 101-1000},
- * {@code 1001-10000}, {@code 10001+}); on a node batch {@code net.sock.peer.addr} and {@code net.sock.peer.port}
- * (Lettuce's keys for the peer). The exact size is a high-cardinality key ({@code slotwise.size}); no key is ever
+ * {@code db.system} ({@code redis}), {@code command}, {@code client}, {@code outcome}; on a call, pipeline or
+ * transaction {@code keys} or {@code commands}, a size bucket ({@code 1-10}, {@code 11-100}, {@code 101-1000},
+ * {@code 1001-10000}, {@code 10001+}; {@code 0} for a transaction that queued nothing); on a node batch
+ * {@code net.sock.peer.addr} and {@code net.sock.peer.port} (Lettuce's keys for the peer). The exact size is a high-cardinality key ({@code slotwise.size}); no key is ever
  * named.
  */
 public class SlotwiseObservationConvention implements ObservationConvention<SlotwiseObservationContext> {
@@ -61,6 +61,7 @@ public class SlotwiseObservationConvention implements ObservationConvention<Slot
 		return switch (context.getKind()) {
 			case MULTIKEY -> values.and("keys", bucket(context.getSize()));
 			case PIPELINE -> values.and("commands", bucket(context.getSize()));
+			case TRANSACTION -> values.and("commands", (context.getSize() == 0) ? "0" : bucket(context.getSize()));
 			case MULTIKEY_BATCH, PIPELINE_BATCH -> values.and("net.sock.peer.addr", String.valueOf(context.getHost()),
 					"net.sock.peer.port", Integer.toString(context.getPort()));
 		};

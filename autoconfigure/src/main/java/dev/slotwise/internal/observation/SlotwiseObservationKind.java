@@ -15,7 +15,10 @@ public enum SlotwiseObservationKind {
 	PIPELINE("slotwise.pipeline"),
 
 	/** One node batch of a pipeline. */
-	PIPELINE_BATCH("slotwise.pipeline.batch");
+	PIPELINE_BATCH("slotwise.pipeline.batch"),
+
+	/** One transaction on a cluster: from {@code multi()} (or its first {@code watch}) to its end. */
+	TRANSACTION("slotwise.transaction");
 
 	private final String observationName;
 

@@ -49,6 +49,13 @@ public final class Observations {
 		}
 
 		@Override
+		public void resize(int size) {
+			for (Observed observed : this.all) {
+				observed.resize(size);
+			}
+		}
+
+		@Override
 		public void end(String outcome, @Nullable Throwable failure) {
 			for (Observed observed : this.all) {
 				observed.end(outcome, failure);

@@ -46,6 +46,14 @@ public interface Observed {
 	}
 
 	/**
+	 * Sets the size of an operation whose size is known only when it ends (the commands a transaction queued); called
+	 * before {@link #end}.
+	 * @param size the number of commands
+	 */
+	default void resize(int size) {
+	}
+
+	/**
 	 * Ends the observation.
 	 * @param outcome {@link #SUCCESS}, {@link #FAILURE}, or another outcome the operation documents
 	 * @param failure what ended it abnormally, or {@code null}

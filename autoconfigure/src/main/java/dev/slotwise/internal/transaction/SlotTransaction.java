@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
+import dev.slotwise.internal.observed.Observed;
 import dev.slotwise.internal.transaction.NodeSessions.Session;
 import dev.slotwise.internal.transaction.TransactionObserver.Outcome;
 import org.jspecify.annotations.Nullable;
@@ -75,12 +76,15 @@ final class SlotTransaction implements ClusterTransaction {
 
 	private long startedAt;
 
+	/** The observation from {@code multi()} to the end, {@link Observed#NONE} outside a transaction. */
+	private Observed observed = Observed.NONE;
+
 	private final List<byte[]> keys = new ArrayList<>();
 
 	/**
 	 * @param sessions where the transaction's connection comes from
 	 * @param pipelined whether the connection pipelines (a transaction cannot start then)
-	 * @param observer sees each transaction end
+	 * @param observer sees each transaction start and end
 	 */
 	SlotTransaction(NodeSessions sessions, BooleanSupplier pipelined, TransactionObserver observer) {
 		this.sessions = sessions;
@@ -98,11 +102,13 @@ final class SlotTransaction implements ClusterTransaction {
 					"MULTI cannot be used inside a pipeline on a Redis Cluster: run the transaction outside it");
 		}
 		Session current = this.session;
+		if (current == null) {
+			this.startedAt = System.nanoTime();
+		}
+		// From MULTI on (a WATCH before it is timed by the meters only: a watch undone by unwatch() is no transaction).
+		this.observed = this.observer.start();
 		if (current != null) {
 			send(current, () -> current.connection().multi());
-		}
-		else {
-			this.startedAt = System.nanoTime();
 		}
 		this.multi = true;
 		this.queued = 0;
@@ -182,7 +188,7 @@ final class SlotTransaction implements ClusterTransaction {
 			Throwable cause = ex.getCause();
 			if (!(cause instanceof IllegalArgumentException) && !(cause instanceof InvalidDataAccessApiUsageException)) {
 				// The node failed or the connection is in doubt: end here, never resend.
-				end(Outcome.FAILED, false);
+				end(Outcome.FAILED, false, cause);
 			}
 			throw cause;
 		}
@@ -196,7 +202,7 @@ final class SlotTransaction implements ClusterTransaction {
 		Session current = this.session;
 		if (current == null) {
 			// Nothing queued, nothing watched: what EXEC of an empty transaction returns.
-			end(Outcome.COMMITTED, true);
+			end(Outcome.COMMITTED, true, null);
 			return new ArrayList<>();
 		}
 		List<@Nullable Object> results;
@@ -207,13 +213,14 @@ final class SlotTransaction implements ClusterTransaction {
 			RuntimeException moved = slotMoved(current, ex);
 			if (moved != null) {
 				this.sessions.invalidateTopology();
-				end(Outcome.SLOT_MOVED, false);
+				end(Outcome.SLOT_MOVED, false, moved);
 				throw moved;
 			}
-			end(Outcome.FAILED, false);
+			end(Outcome.FAILED, false, ex);
 			throw ex;
 		}
-		end((results == null || (results.isEmpty() && this.queued > 0)) ? Outcome.CONFLICT : Outcome.COMMITTED, true);
+		end((results == null || (results.isEmpty() && this.queued > 0)) ? Outcome.CONFLICT : Outcome.COMMITTED, true,
+				null);
 		return results;
 	}
 
@@ -224,17 +231,17 @@ final class SlotTransaction implements ClusterTransaction {
 		}
 		Session current = this.session;
 		if (current == null) {
-			end(Outcome.DISCARDED, true);
+			end(Outcome.DISCARDED, true, null);
 			return;
 		}
 		try {
 			current.connection().discard();
 		}
 		catch (RuntimeException ex) {
-			end(Outcome.FAILED, false);
+			end(Outcome.FAILED, false, ex);
 			throw ex;
 		}
-		end(Outcome.DISCARDED, true);
+		end(Outcome.DISCARDED, true, null);
 	}
 
 	@Override
@@ -287,7 +294,7 @@ final class SlotTransaction implements ClusterTransaction {
 	public void close() {
 		if (this.session != null || this.multi) {
 			// A MULTI or WATCH left open: the connection is closed rather than cleaned, the server forgets both.
-			end(Outcome.DISCARDED, false);
+			end(Outcome.DISCARDED, false, null);
 		}
 	}
 
@@ -316,7 +323,7 @@ final class SlotTransaction implements ClusterTransaction {
 			step.run();
 		}
 		catch (RuntimeException ex) {
-			end(Outcome.FAILED, false);
+			end(Outcome.FAILED, false, ex);
 			throw ex;
 		}
 	}
@@ -326,12 +333,13 @@ final class SlotTransaction implements ClusterTransaction {
 	 */
 	private InvalidDataAccessApiUsageException refuse(String message) {
 		boolean open = this.session != null;
-		end(Outcome.REFUSED, false);
-		return new InvalidDataAccessApiUsageException(
+		InvalidDataAccessApiUsageException refused = new InvalidDataAccessApiUsageException(
 				message + (open ? "; the transaction was discarded, nothing was applied" : "; nothing was sent"));
+		end(Outcome.REFUSED, false, refused);
+		return refused;
 	}
 
-	private void end(Outcome outcome, boolean reusable) {
+	private void end(Outcome outcome, boolean reusable, @Nullable Throwable failure) {
 		Session current = this.session;
 		boolean reported = this.multi || current != null;
 		this.multi = false;
@@ -342,6 +350,10 @@ final class SlotTransaction implements ClusterTransaction {
 		if (reported) {
 			this.observer.ended(outcome, this.queued, System.nanoTime() - this.startedAt);
 		}
+		Observed ending = this.observed;
+		this.observed = Observed.NONE;
+		ending.resize(this.queued);
+		ending.end(outcome.tag(), failure);
 		this.queued = 0;
 	}
 

@@ -1,7 +1,15 @@
 package dev.slotwise.internal.transaction;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import dev.slotwise.internal.observed.Observations;
+import dev.slotwise.internal.observed.Observed;
+import dev.slotwise.internal.observed.Observers;
+
 /**
- * Sees each cluster transaction end; keeps Micrometer out of the transactions.
+ * Sees each cluster transaction start and end; keeps Micrometer out of the transactions.
  */
 @FunctionalInterface
 public interface TransactionObserver {
@@ -9,6 +17,27 @@ public interface TransactionObserver {
 	/** Sees nothing. */
 	TransactionObserver NONE = (outcome, commands, nanos) -> {
 	};
+
+	/**
+	 * Returns one observer that passes everything to each of the given ones: {@link #NONE} for none, the observer
+	 * itself for one.
+	 * @param observers the observers
+	 * @return the observer
+	 */
+	static TransactionObserver of(List<TransactionObserver> observers) {
+		return Observers.combine(observers, NONE, Composite::new);
+	}
+
+	/**
+	 * Called when a transaction starts ({@code multi()}, or the {@code watch} before it), on the caller's thread. The
+	 * transaction sets the number of commands it queued ({@link Observed#resize}) and ends what this returns with its
+	 * {@link Outcome#tag() outcome} when it ends, on the caller's thread; it does not keep it current between its
+	 * calls (they are separate calls of the application).
+	 * @return the transaction's observation; {@link Observed#NONE} by default
+	 */
+	default Observed start() {
+		return Observed.NONE;
+	}
 
 	/**
 	 * Called once per transaction that reached a node (or was refused before reaching one), on the caller's thread.
@@ -39,7 +68,15 @@ public interface TransactionObserver {
 		SLOT_MOVED,
 
 		/** The node failed, timed out or answered with an error. */
-		FAILED
+		FAILED;
+
+		/**
+		 * Returns the outcome as meters and observations tag it.
+		 * @return e.g. {@code committed}, {@code slot_moved}
+		 */
+		public String tag() {
+			return name().toLowerCase(Locale.ROOT);
+		}
 
 	}
 
@@ -55,6 +92,35 @@ public interface TransactionObserver {
 		 * @return the observer
 		 */
 		TransactionObserver forClient(String client);
+
+	}
+
+	/**
+	 * Passes everything to each of several observers.
+	 */
+	final class Composite implements TransactionObserver {
+
+		private final List<TransactionObserver> observers;
+
+		Composite(List<TransactionObserver> observers) {
+			this.observers = observers;
+		}
+
+		@Override
+		public Observed start() {
+			List<Observed> started = new ArrayList<>(this.observers.size());
+			for (TransactionObserver observer : this.observers) {
+				started.add(observer.start());
+			}
+			return Observations.of(started);
+		}
+
+		@Override
+		public void ended(Outcome outcome, int commands, long nanos) {
+			for (TransactionObserver observer : this.observers) {
+				observer.ended(outcome, commands, nanos);
+			}
+		}
 
 	}
 

@@ -68,12 +68,47 @@ class SlotwiseObservationConventionTests {
 	}
 
 	@Test
+	void aTransactionTakesItsSizeAndOutcomeWhenItEnds() {
+		List<Observation.Context> stopped = new ArrayList<>();
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			public void onStop(Observation.Context context) {
+				stopped.add(context);
+			}
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+		});
+		TransactionObservations observations = new TransactionObservations(registry);
+		Observed committed = observations.forClient("lettuce").start();
+		committed.resize(12);
+		committed.end("committed", null);
+		Observed empty = observations.forClient("jedis").start();
+		empty.end("discarded", null);
+		assertThat(stopped).hasSize(2);
+		assertThat(stopped.get(0).getName()).isEqualTo("slotwise.transaction");
+		assertThat(stopped.get(0).getContextualName()).isEqualTo("transaction");
+		assertThat(stopped.get(0).getLowCardinalityKeyValues()).containsExactlyInAnyOrder(
+				KeyValue.of("db.system", "redis"), KeyValue.of("command", "transaction"),
+				KeyValue.of("client", "lettuce"), KeyValue.of("outcome", "committed"), KeyValue.of("commands", "11-100"));
+		assertThat(stopped.get(0).getHighCardinalityKeyValue("slotwise.size").getValue()).isEqualTo("12");
+		assertThat(stopped.get(1).getLowCardinalityKeyValues()).contains(KeyValue.of("outcome", "discarded"),
+				KeyValue.of("commands", "0"));
+	}
+
+	@Test
 	void aRegistryWithoutHandlersGetsNothingStarted() {
 		ObservationRegistry registry = ObservationRegistry.create();
 		assertThat(new MultiKeyObservations(registry).forClient("lettuce").start(MultiKeyCommand.MGET, 10))
 			.isSameAs(Observed.NONE);
 		assertThat(new PipelineObservations(ObservationRegistry.NOOP).forClient("jedis").start(10))
 			.isSameAs(Observed.NONE);
+		assertThat(new TransactionObservations(registry).forClient("jedis").start()).isSameAs(Observed.NONE);
 	}
 
 }

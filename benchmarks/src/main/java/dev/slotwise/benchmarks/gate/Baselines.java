@@ -24,7 +24,8 @@ public final class Baselines {
 			Map.entry("TopologyLookupBenchmark", Map.entry("provider", "sdr")),
 			Map.entry("SlotPlanBenchmark", Map.entry("planner", "sort")),
 			Map.entry("ClusterSizeBenchmark", Map.entry("target", "ideal")),
-			Map.entry("KeyspaceBenchmark", Map.entry("target", "sdr-lettuce")));
+			Map.entry("KeyspaceBenchmark", Map.entry("target", "sdr-lettuce")),
+			Map.entry("TransactionBenchmark", Map.entry("target", "standalone")));
 
 	private Baselines() {
 	}
