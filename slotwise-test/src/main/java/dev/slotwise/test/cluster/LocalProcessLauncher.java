@@ -28,6 +28,9 @@ import java.util.stream.Stream;
  */
 final class LocalProcessLauncher implements NodeLauncher {
 
+	/** What redis-server logs once it listens on every port, the cluster bus's included. */
+	private static final String READY = "Ready to accept connections";
+
 	private static final String DIRECTORY_PREFIX = "slotwise-redis-";
 
 	private static final AtomicInteger SEQUENCE = new AtomicInteger();
@@ -37,6 +40,9 @@ final class LocalProcessLauncher implements NodeLauncher {
 	private final Path directory;
 
 	private final Map<Integer, Process> processes = new ConcurrentHashMap<>();
+
+	/** The size of each node's log when it was last launched: what it wrote since tells whether it started. */
+	private final Map<Integer, Long> logStarts = new ConcurrentHashMap<>();
 
 	/** The cluster bus port of each node, by client port, for restarts. */
 	private final Map<Integer, Integer> busPorts = new ConcurrentHashMap<>();
@@ -185,6 +191,8 @@ final class LocalProcessLauncher implements NodeLauncher {
 		Path nodeDirectory = this.directory.resolve(Integer.toString(port));
 		try {
 			Files.createDirectories(nodeDirectory);
+			Path log = nodeDirectory.resolve("redis.log");
+			this.logStarts.put(port, Files.exists(log) ? Files.size(log) : 0L);
 			List<String> command = new ArrayList<>(List.of(this.executable, "--port", Integer.toString(port), "--bind",
 					"127.0.0.1", "--cluster-enabled", "yes", "--cluster-port", Integer.toString(busPort(port)),
 					"--cluster-config-file", "nodes.conf",
@@ -227,16 +235,41 @@ final class LocalProcessLauncher implements NodeLauncher {
 				throw new IllegalStateException("redis-server on port " + port + " exited with code "
 						+ process.exitValue() + ": " + log);
 			}
-			try (Socket socket = new Socket()) {
-				socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
-				return;
+			// The client port accepts as soon as it listens, before the server binds its cluster bus port and
+			// before it could fail to: only the server's own "ready" line, written after both, says it started.
+			if (readySinceLaunch(port)) {
+				try (Socket socket = new Socket()) {
+					socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+					return;
+				}
+				catch (IOException ex) {
+					// Not accepting yet.
+				}
 			}
-			catch (IOException ex) {
-				sleep(20);
-			}
+			sleep(20);
 		}
 		throw new IllegalStateException("redis-server on port " + port + " did not accept connections within 20s: "
 				+ readLog(port));
+	}
+
+	/**
+	 * Whether the node's log says, since its last launch, that it is ready to accept connections.
+	 */
+	private boolean readySinceLaunch(int port) {
+		Path log = this.directory.resolve(Integer.toString(port)).resolve("redis.log");
+		long from = this.logStarts.getOrDefault(port, 0L);
+		try {
+			if (!Files.exists(log) || Files.size(log) <= from) {
+				return false;
+			}
+			byte[] bytes = Files.readAllBytes(log);
+			String since = new String(bytes, (int) Math.min(from, bytes.length), (int) (bytes.length - Math.min(from,
+					bytes.length)), StandardCharsets.UTF_8);
+			return since.contains(READY);
+		}
+		catch (IOException ex) {
+			return false;
+		}
 	}
 
 	private String readLog(int port) {
