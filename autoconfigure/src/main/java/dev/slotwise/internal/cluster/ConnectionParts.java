@@ -182,11 +182,6 @@ final class ConnectionParts {
 	 * @param feature the started feature
 	 */
 	record Started<V extends ConnectionView>(String name, StartedFeature<V> feature) {
-
-		static <V extends ConnectionView> List<String> names(List<Started<V>> features) {
-			return features.stream().map(Started::name).toList();
-		}
-
 	}
 
 	@FunctionalInterface

@@ -30,10 +30,6 @@ final class LettucePartitionRefresher {
 		this.last = new AtomicLong(System.nanoTime() - this.minIntervalNanos);
 	}
 
-	void refresh() {
-		refresh(System.nanoTime());
-	}
-
 	/**
 	 * Asks for a reload on behalf of a call routed at {@code routedAt}; nothing when the client applied a
 	 * topology change since then, which explains what the call saw (issue 19: in a fleet, the calls in flight
