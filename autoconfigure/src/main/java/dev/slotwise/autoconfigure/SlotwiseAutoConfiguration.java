@@ -28,7 +28,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @Import({ SlotwisePoolConfiguration.class, SlotwiseJedisConfiguration.class, SlotwiseLettuceConfiguration.class,
 		SlotwiseTopologyConfiguration.class, SlotwiseClusterConnectionConfiguration.class,
 		SlotwiseMultiKeyConfiguration.class, SlotwisePipelineConfiguration.class, SlotwiseKeyspaceConfiguration.class,
-		SlotwisePubSubConfiguration.class, SlotwiseTransactionConfiguration.class })
+		SlotwisePubSubConfiguration.class, SlotwiseTransactionConfiguration.class,
+		SlotwiseNearCacheConfiguration.class })
 public final class SlotwiseAutoConfiguration {
 
 }

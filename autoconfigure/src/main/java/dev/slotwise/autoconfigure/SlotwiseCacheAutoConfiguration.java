@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
 import dev.slotwise.internal.keyspace.ClusterCacheClear;
+import dev.slotwise.internal.nearcache.NearCacheWriter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -169,7 +170,7 @@ public final class SlotwiseCacheAutoConfiguration {
 			if (probe instanceof TransactionAwareCacheDecorator transactionAware) {
 				probe = transactionAware.getTargetCache();
 			}
-			if (probe instanceof RedisCache cache && cache.getNativeCache() != slotwise) {
+			if (probe instanceof RedisCache cache && unwrap(cache.getNativeCache()) != slotwise) {
 				this.customizer.log("Redis caches clear with the application's own cache writer, set by its "
 						+ "RedisCacheManagerBuilderCustomizer: its batch strategy is used as configured (Slotwise's "
 						+ "cluster-wide cache clear is not applied)");
@@ -185,6 +186,30 @@ public final class SlotwiseCacheAutoConfiguration {
 		@Override
 		public int getOrder() {
 			return Ordered.LOWEST_PRECEDENCE;
+		}
+
+		/** The writer behind the near cache's, which keeps values in front of Slotwise's (or any) writer. */
+		private static RedisCacheWriter unwrap(RedisCacheWriter writer) {
+			if (ClassUtils.isPresent("com.github.benmanes.caffeine.cache.Caffeine", writer.getClass().getClassLoader())
+					&& NearCacheWriters.isNearCache(writer)) {
+				return NearCacheWriters.delegate(writer);
+			}
+			return writer;
+		}
+
+	}
+
+	/**
+	 * Loaded only when Caffeine, which the near cache needs, is present.
+	 */
+	private static final class NearCacheWriters {
+
+		static boolean isNearCache(RedisCacheWriter writer) {
+			return writer instanceof NearCacheWriter;
+		}
+
+		static RedisCacheWriter delegate(RedisCacheWriter writer) {
+			return ((NearCacheWriter) writer).delegate();
 		}
 
 	}

@@ -38,6 +38,12 @@ final class SlotwiseOrder {
 	 */
 	static final int KEYSPACE_FEATURE = 0;
 
+	/**
+	 * The near cache's feature, outermost: a template read it answers from memory goes no further, and an
+	 * {@code mGet}'s misses go on through the multi-key engine.
+	 */
+	static final int NEAR_CACHE_FEATURE = -10;
+
 	/** The multi-key engine's feature: see {@link #KEYSPACE_FEATURE}. */
 	static final int MULTIKEY_FEATURE = 10;
 

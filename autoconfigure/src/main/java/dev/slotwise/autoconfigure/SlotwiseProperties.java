@@ -1,6 +1,8 @@
 package dev.slotwise.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import dev.slotwise.multikey.MultiKeyReadFrom;
 
@@ -51,6 +53,8 @@ public class SlotwiseProperties implements Validator {
 
 	private final Pipeline pipeline = new Pipeline();
 
+	private final NearCache nearCache = new NearCache();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -89,6 +93,10 @@ public class SlotwiseProperties implements Validator {
 
 	public Keyspace getKeyspace() {
 		return this.keyspace;
+	}
+
+	public NearCache getNearCache() {
+		return this.nearCache;
 	}
 
 	public Transactions getTransactions() {
@@ -763,6 +771,93 @@ public class SlotwiseProperties implements Validator {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * The near cache: values read from Redis kept in memory, dropped on every node's invalidation.
+	 */
+	public static class NearCache {
+
+		/**
+		 * Whether reads of the configured caches and key prefixes are served from memory while the nodes' client
+		 * tracking says they are current; off by default, since a near cache changes what a read may return.
+		 */
+		private boolean enabled = false;
+
+		/**
+		 * Spring Cache names whose Redis caches get the near cache; empty means every cache the cache manager knows
+		 * at start-up.
+		 */
+		private List<String> cacheNames = new ArrayList<>();
+
+		/**
+		 * Key prefixes whose template reads (opsForValue().get and multiGet) are served from the near cache.
+		 */
+		private List<String> keyPrefixes = new ArrayList<>();
+
+		/**
+		 * Most entries kept in memory.
+		 */
+		private long maxEntries = 10_000;
+
+		/**
+		 * Most bytes of keys and values kept in memory.
+		 */
+		private DataSize maxBytes = DataSize.ofMegabytes(64);
+
+		/**
+		 * Longest time an entry is kept, invalidated or not: the last safety net.
+		 */
+		private Duration timeToLive = Duration.ofMinutes(10);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public List<String> getCacheNames() {
+			return this.cacheNames;
+		}
+
+		public void setCacheNames(List<String> cacheNames) {
+			this.cacheNames = cacheNames;
+		}
+
+		public List<String> getKeyPrefixes() {
+			return this.keyPrefixes;
+		}
+
+		public void setKeyPrefixes(List<String> keyPrefixes) {
+			this.keyPrefixes = keyPrefixes;
+		}
+
+		public long getMaxEntries() {
+			return this.maxEntries;
+		}
+
+		public void setMaxEntries(long maxEntries) {
+			this.maxEntries = maxEntries;
+		}
+
+		public DataSize getMaxBytes() {
+			return this.maxBytes;
+		}
+
+		public void setMaxBytes(DataSize maxBytes) {
+			this.maxBytes = maxBytes;
+		}
+
+		public Duration getTimeToLive() {
+			return this.timeToLive;
+		}
+
+		public void setTimeToLive(Duration timeToLive) {
+			this.timeToLive = timeToLive;
 		}
 
 	}

@@ -1,0 +1,74 @@
+package dev.slotwise.internal.cluster;
+
+import dev.slotwise.internal.nearcache.JedisNearCacheSupport;
+import dev.slotwise.internal.nearcache.LettuceNearCacheSupport;
+import dev.slotwise.internal.nearcache.NearCache;
+import dev.slotwise.internal.nearcache.NearCacheCommands;
+import dev.slotwise.internal.nearcache.NearCacheRuntime;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
+
+import org.springframework.data.redis.connection.RedisKeyCommands;
+import org.springframework.data.redis.connection.RedisStringCommands;
+import org.springframework.util.Assert;
+
+/**
+ * The near cache in front of template reads of keys under {@code slotwise.near-cache.key-prefixes}
+ * ({@code slotwise.near-cache.enabled}): the outermost command layer, so that an {@code mGet}'s misses go on through
+ * the multi-key engine. Its tracking starts on a factory's client when the first connection opens.
+ */
+public final class NearCacheFeature {
+
+	/** The feature's name. */
+	public static final String NAME = "near-cache";
+
+	private NearCacheFeature() {
+	}
+
+	/**
+	 * Returns the feature over Jedis.
+	 * @param nearCache the near cache, owned by the caller
+	 * @return the feature
+	 */
+	public static JedisClusterFeature jedis(NearCacheRuntime nearCache) {
+		Assert.notNull(nearCache, "'nearCache' must not be null");
+		return JedisClusterFeature.of(NAME, (runtime) -> (connection) -> {
+			JedisNearCacheSupport.ensureTracking(nearCache, runtime.client(), runtime.topologyProvider());
+			return layer(nearCache.cache(), connection);
+		});
+	}
+
+	/**
+	 * Returns the feature over Lettuce.
+	 * @param nearCache the near cache, owned by the caller
+	 * @return the feature
+	 */
+	public static LettuceClusterFeature lettuce(NearCacheRuntime nearCache) {
+		Assert.notNull(nearCache, "'nearCache' must not be null");
+		return LettuceClusterFeature.of(NAME, (runtime) -> (connection) -> {
+			AbstractRedisClient client = runtime.factory().getNativeClient();
+			if (client instanceof RedisClusterClient cluster) {
+				LettuceNearCacheSupport.ensureTracking(nearCache, cluster,
+						runtime.factory()::getRequiredTopologyProvider, () -> runtime.refreshTopology(System.nanoTime()));
+			}
+			return layer(nearCache.cache(), connection);
+		});
+	}
+
+	private static ConnectionPart layer(NearCache cache, ConnectionView connection) {
+		return new ConnectionPart() {
+
+			@Override
+			public RedisStringCommands strings(RedisStringCommands next) {
+				return NearCacheCommands.strings(cache, next, connection::isPipelinedOrQueueing);
+			}
+
+			@Override
+			public RedisKeyCommands keys(RedisKeyCommands next) {
+				return NearCacheCommands.keys(cache, next, connection::isPipelinedOrQueueing);
+			}
+
+		};
+	}
+
+}

@@ -1,0 +1,208 @@
+package dev.slotwise.internal.nearcache;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import dev.slotwise.internal.routing.NodeAddress;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.TrackingArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.push.PushListener;
+import io.lettuce.core.api.push.PushMessage;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An {@link InvalidationLink} over the node connection of a Lettuce cluster connection of its own. Lettuce speaks
+ * RESP3 to Redis 6 and later unless told otherwise, so the node pushes invalidations on the tracked connection itself
+ * ({@code CLIENT TRACKING ON BCAST PREFIX ...}, no redirect), read by a {@link PushListener}. A connection that
+ * negotiated RESP2 (the application set {@code ClientOptions.protocolVersion}) cannot receive them that way: tracking
+ * is refused.
+ * <p>
+ * Lettuce reconnects a dropped connection by itself, without tracking: the link watches the client's connection
+ * events, is lost at the first disconnect of its connection, and the near cache opens a new one.
+ */
+final class LettuceInvalidationLink implements InvalidationLink {
+
+	private final NodeAddress node;
+
+	private final RedisClusterClient client;
+
+	private final InvalidationLink.Events events;
+
+	private final CompletableFuture<Void> ready = new CompletableFuture<>();
+
+	private final Watch watch = new Watch();
+
+	private final PushListener listener = this::pushed;
+
+	private volatile @Nullable StatefulRedisClusterConnection<byte[], byte[]> owner;
+
+	private volatile @Nullable StatefulRedisConnection<byte[], byte[]> connection;
+
+	private volatile boolean ended;
+
+	private volatile boolean closing;
+
+	LettuceInvalidationLink(NodeAddress node, RedisClusterClient client, InvalidationLink.Events events) {
+		this.node = node;
+		this.client = client;
+		this.events = events;
+	}
+
+	/**
+	 * Connects and turns tracking on, asynchronously.
+	 * @param prefixes the prefixes to track
+	 */
+	void start(List<byte[]> prefixes) {
+		this.client.addListener(this.watch);
+		StatefulRedisClusterConnection<byte[], byte[]> owner;
+		StatefulRedisConnection<byte[], byte[]> connection;
+		try {
+			owner = this.client.connect(ByteArrayCodec.INSTANCE);
+			this.owner = owner;
+			try {
+				connection = owner.getConnection(this.node.host(), this.node.port());
+			}
+			catch (IllegalArgumentException | RedisException ex) {
+				// Lettuce connects only to nodes of its partitions: a node just added may not be there yet.
+				this.client.refreshPartitions();
+				connection = owner.getConnection(this.node.host(), this.node.port());
+			}
+		}
+		catch (RuntimeException ex) {
+			fail(ex);
+			return;
+		}
+		StatefulRedisConnection<byte[], byte[]> tracked = connection;
+		this.connection = tracked;
+		tracked.addListener(this.listener);
+		tracked.async().clientInfo().toCompletableFuture().thenCompose((info) -> {
+			if (!info.contains(" resp=3")) {
+				throw new TrackingRefusedException("the Lettuce connection to " + this.node
+						+ " speaks RESP2 (ClientOptions.protocolVersion): the near cache over Lettuce needs RESP3, "
+						+ "where invalidations arrive on the tracked connection");
+			}
+			TrackingArgs tracking = TrackingArgs.Builder.enabled().bcast().prefixes(StandardCharsets.ISO_8859_1,
+					prefixes.stream().map((prefix) -> new String(prefix, StandardCharsets.ISO_8859_1))
+						.toArray(String[]::new));
+			return tracked.async().clientTracking(tracking).toCompletableFuture();
+		}).whenComplete((ok, failure) -> {
+			if (failure == null) {
+				if (this.ended || this.closing) {
+					this.ready.completeExceptionally(new IllegalStateException("Closed before tracking was on"));
+				}
+				else {
+					this.ready.complete(null);
+				}
+			}
+			else {
+				Throwable cause = (failure.getCause() != null
+						&& failure instanceof java.util.concurrent.CompletionException) ? failure.getCause() : failure;
+				if (cause instanceof io.lettuce.core.RedisCommandExecutionException refusal) {
+					cause = new TrackingRefusedException(this.node + " refused CLIENT TRACKING: " + refusal.getMessage(),
+							refusal);
+				}
+				fail(cause);
+			}
+		});
+	}
+
+	private void fail(Throwable cause) {
+		end();
+		this.ready.completeExceptionally(cause);
+	}
+
+	@Override
+	public NodeAddress node() {
+		return this.node;
+	}
+
+	@Override
+	public CompletableFuture<Void> ready() {
+		return this.ready;
+	}
+
+	@Override
+	public boolean isOpen() {
+		return !this.ended && !this.closing;
+	}
+
+	@Override
+	public void close() {
+		this.closing = true;
+		end();
+	}
+
+	private void end() {
+		this.ended = true;
+		this.client.removeListener(this.watch);
+		StatefulRedisConnection<byte[], byte[]> connection = this.connection;
+		if (connection != null) {
+			connection.removeListener(this.listener);
+		}
+		StatefulRedisClusterConnection<byte[], byte[]> owner = this.owner;
+		if (owner != null && owner.isOpen()) {
+			// Closing the owner closes its node connections; the node drops the tracking with them.
+			owner.closeAsync();
+		}
+	}
+
+	private void pushed(PushMessage message) {
+		if (!"invalidate".equals(message.getType()) || this.ended) {
+			return;
+		}
+		List<Object> content = message.getContent(LettuceInvalidationLink::bytes);
+		Object keys = (content.size() > 1) ? content.get(1) : null;
+		if (keys instanceof List<?> list) {
+			List<byte[]> invalidated = new ArrayList<>(list.size());
+			for (Object key : list) {
+				if (key instanceof byte[] bytes) {
+					invalidated.add(bytes);
+				}
+			}
+			this.events.invalidated(this, invalidated);
+		}
+		else {
+			this.events.invalidated(this, null);
+		}
+	}
+
+	private static Object bytes(ByteBuffer buffer) {
+		byte[] bytes = new byte[buffer.remaining()];
+		buffer.get(bytes);
+		return bytes;
+	}
+
+	/**
+	 * Reports the link lost when its connection disconnects: whatever the node sent meanwhile is gone, and Lettuce's
+	 * reconnect would come back without tracking.
+	 */
+	private final class Watch implements RedisConnectionStateListener {
+
+		@Override
+		public void onRedisDisconnected(RedisChannelHandler<?, ?> disconnected) {
+			LettuceInvalidationLink link = LettuceInvalidationLink.this;
+			if (disconnected != link.connection || link.ended) {
+				return;
+			}
+			boolean reported = link.ready.isDone() && !link.ready.isCompletedExceptionally();
+			link.end();
+			if (reported && !link.closing) {
+				link.events.lost(link, null);
+			}
+			else {
+				link.ready.completeExceptionally(new IllegalStateException("Disconnected before tracking was on"));
+			}
+		}
+
+	}
+
+}
