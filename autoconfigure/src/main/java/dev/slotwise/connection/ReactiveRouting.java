@@ -63,11 +63,13 @@ final class ReactiveRouting {
 	 * @param provider Spring Data Redis's provider of reactive connections
 	 * @param router runs cross-slot calls, or {@code null} to leave them to Lettuce
 	 * @param keyspace runs {@code SCAN} and {@code KEYS}, or {@code null} to leave them to Lettuce
+	 * @param nearCache answers reads of covered keys from memory, or {@code null} for none
 	 * @return the provider to hand to Spring Data Redis
 	 */
 	static LettuceConnectionProvider provider(LettuceConnectionProvider provider,
-			@Nullable ReactiveMultiKeyRouter router, @Nullable ReactiveKeyspace keyspace) {
-		return new RoutingProvider(provider, router, keyspace);
+			@Nullable ReactiveMultiKeyRouter router, @Nullable ReactiveKeyspace keyspace,
+			@Nullable ReactiveNearCache nearCache) {
+		return new RoutingProvider(provider, router, keyspace, nearCache);
 	}
 
 	private static @Nullable String missingMember() {
@@ -96,11 +98,14 @@ final class ReactiveRouting {
 
 		private final @Nullable ReactiveKeyspace keyspace;
 
+		private final @Nullable ReactiveNearCache nearCache;
+
 		RoutingProvider(LettuceConnectionProvider delegate, @Nullable ReactiveMultiKeyRouter router,
-				@Nullable ReactiveKeyspace keyspace) {
+				@Nullable ReactiveKeyspace keyspace, @Nullable ReactiveNearCache nearCache) {
 			this.delegate = delegate;
 			this.router = router;
 			this.keyspace = keyspace;
+			this.nearCache = nearCache;
 		}
 
 		@Override
@@ -133,7 +138,7 @@ final class ReactiveRouting {
 				return connection;
 			}
 			return (StatefulConnection<?, ?>) Proxy.newProxyInstance(ReactiveRouting.class.getClassLoader(),
-					new Class<?>[] { StatefulRedisClusterConnection.class }, new ConnectionHandler(cluster, this.router, this.keyspace));
+					new Class<?>[] { StatefulRedisClusterConnection.class }, new ConnectionHandler(cluster, this.router, this.keyspace, this.nearCache));
 		}
 
 	}
@@ -148,11 +153,11 @@ final class ReactiveRouting {
 		private final Object commands;
 
 		ConnectionHandler(StatefulRedisClusterConnection<?, ?> connection, @Nullable ReactiveMultiKeyRouter router,
-				@Nullable ReactiveKeyspace keyspace) {
+				@Nullable ReactiveKeyspace keyspace, @Nullable ReactiveNearCache nearCache) {
 			this.connection = connection;
 			this.commands = Proxy.newProxyInstance(ReactiveRouting.class.getClassLoader(),
 					new Class<?>[] { RedisAdvancedClusterReactiveCommands.class },
-					new CommandsHandler(connection.reactive(), router, keyspace));
+					new CommandsHandler(connection.reactive(), router, keyspace, nearCache));
 		}
 
 		@Override
@@ -188,15 +193,26 @@ final class ReactiveRouting {
 
 		private final @Nullable ReactiveKeyspace keyspace;
 
-		CommandsHandler(Object commands, @Nullable ReactiveMultiKeyRouter router,
-				@Nullable ReactiveKeyspace keyspace) {
+		private final @Nullable ReactiveNearCache nearCache;
+
+		CommandsHandler(Object commands, @Nullable ReactiveMultiKeyRouter router, @Nullable ReactiveKeyspace keyspace,
+				@Nullable ReactiveNearCache nearCache) {
 			this.commands = commands;
 			this.router = router;
 			this.keyspace = keyspace;
+			this.nearCache = nearCache;
 		}
 
 		@Override
 		public @Nullable Object invoke(Object proxy, Method method, @Nullable Object[] args) throws Throwable {
+			ReactiveNearCache nearCache = this.nearCache;
+			if (nearCache != null && method.getDeclaringClass() != Object.class) {
+				return ReactiveNearCacheCommands.invoke(nearCache, method, args, this::route);
+			}
+			return route(method, args);
+		}
+
+		private @Nullable Object route(Method method, @Nullable Object[] args) throws Throwable {
 			ReactiveKeyspace keyspace = this.keyspace;
 			if (keyspace != null) {
 				Object walked = KeyWalks.invoke(keyspace, method, args);

@@ -89,6 +89,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 
 	private volatile @Nullable ReactiveKeyspace reactiveKeyspace;
 
+	private volatile @Nullable ReactiveNearCache reactiveNearCache;
+
 	/** Whether the running factory's reactive connections route; read by {@link #isReactiveRoutingActive()}. */
 	private volatile boolean reactiveRouting;
 
@@ -170,6 +172,16 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	 */
 	public void setReactiveKeyspace(@Nullable ReactiveKeyspace keyspace) {
 		this.reactiveKeyspace = keyspace;
+	}
+
+	/**
+	 * Sets the near cache of the reactive cluster connections' reads; {@code null} for none. Routed through the same
+	 * decoration as the {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) multi-key router}. Takes effect when
+	 * the factory next starts.
+	 * @param nearCache the near cache
+	 */
+	public void setReactiveNearCache(@Nullable ReactiveNearCache nearCache) {
+		this.reactiveNearCache = nearCache;
 	}
 
 	/**
@@ -362,10 +374,11 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 		}
 		ReactiveMultiKeyRouter router = this.reactiveMultiKeyRouter;
 		ReactiveKeyspace keyspace = this.reactiveKeyspace;
-		if ((router != null || keyspace != null) && client instanceof RedisClusterClient
+		ReactiveNearCache nearCache = this.reactiveNearCache;
+		if ((router != null || keyspace != null || nearCache != null) && client instanceof RedisClusterClient
 				&& ReactiveRouting.MISSING_MEMBER == null && ReactiveRouting.isByteBufferCodec(codec)) {
 			this.reactiveRouting = true;
-			return ReactiveRouting.provider(provider, router, keyspace);
+			return ReactiveRouting.provider(provider, router, keyspace, nearCache);
 		}
 		return provider;
 	}
@@ -395,8 +408,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 			this.reactiveRoutingProblem = null;
 		}
 		super.start();
-		if (!wasRunning && isRunning() && (this.reactiveMultiKeyRouter != null || this.reactiveKeyspace != null)
-				&& !this.reactiveRouting) {
+		if (!wasRunning && isRunning() && (this.reactiveMultiKeyRouter != null || this.reactiveKeyspace != null
+				|| this.reactiveNearCache != null) && !this.reactiveRouting) {
 			// Spring Data Redis creates its reactive provider in start(); a version that stops doing so through
 			// doCreateConnectionProvider, or a Lettuce without the commands routed, leaves the calls to Lettuce.
 			String problem = (ReactiveRouting.MISSING_MEMBER != null) ? ReactiveRouting.MISSING_MEMBER + " is missing"

@@ -3,6 +3,7 @@ package dev.slotwise.internal.cluster;
 import dev.slotwise.internal.nearcache.JedisNearCacheSupport;
 import dev.slotwise.internal.nearcache.LettuceNearCacheSupport;
 import dev.slotwise.internal.nearcache.NearCache;
+import dev.slotwise.internal.nearcache.NearCacheBuffers;
 import dev.slotwise.internal.nearcache.NearCacheCommands;
 import dev.slotwise.internal.nearcache.NearCacheRuntime;
 import io.lettuce.core.AbstractRedisClient;
@@ -45,13 +46,21 @@ public final class NearCacheFeature {
 	 */
 	public static LettuceClusterFeature lettuce(NearCacheRuntime nearCache) {
 		Assert.notNull(nearCache, "'nearCache' must not be null");
-		return LettuceClusterFeature.of(NAME, (runtime) -> (connection) -> {
-			AbstractRedisClient client = runtime.factory().getNativeClient();
-			if (client instanceof RedisClusterClient cluster) {
-				LettuceNearCacheSupport.ensureTracking(nearCache, cluster,
-						runtime.factory()::getRequiredTopologyProvider, () -> runtime.refreshTopology(System.nanoTime()));
-			}
-			return layer(nearCache.cache(), connection);
+		return LettuceClusterFeature.of(NAME, (runtime) -> {
+			Runnable ensureTracking = () -> {
+				AbstractRedisClient client = runtime.factory().getNativeClient();
+				if (client instanceof RedisClusterClient cluster) {
+					LettuceNearCacheSupport.ensureTracking(nearCache, cluster,
+							runtime.factory()::getRequiredTopologyProvider,
+							() -> runtime.refreshTopology(System.nanoTime()));
+				}
+			};
+			// Reactive reads too: a reactive application may never open an imperative connection.
+			runtime.factory().setReactiveNearCache(new NearCacheBuffers(nearCache.cache(), ensureTracking));
+			return (connection) -> {
+				ensureTracking.run();
+				return layer(nearCache.cache(), connection);
+			};
 		});
 	}
 

@@ -103,7 +103,8 @@ public final class NearCache {
 	public byte @Nullable [] peek(byte[] key) {
 		Entry entry = this.entries.getIfPresent(new ByteArrayWrapper(key));
 		// The slot's flag as well: entries of a slot that just stopped being tracked are being removed.
-		return (entry != null && this.guard.tracked(entry.slot)) ? entry.value : null;
+		// A copy: the caller may change the array it gets, and the entry must not change with it.
+		return (entry != null && this.guard.tracked(entry.slot)) ? entry.value.clone() : null;
 	}
 
 	/**
@@ -140,8 +141,8 @@ public final class NearCache {
 		if (!this.guard.holds(slot, ticket)) {
 			return;
 		}
-		ByteArrayWrapper wrapped = new ByteArrayWrapper(key);
-		Entry entry = new Entry(value, slot, key.length);
+		ByteArrayWrapper wrapped = new ByteArrayWrapper(key.clone());
+		Entry entry = new Entry(value.clone(), slot, key.length);
 		this.entries.put(wrapped, entry);
 		if (!this.guard.holds(slot, ticket)) {
 			this.entries.asMap().remove(wrapped, entry);

@@ -26,6 +26,8 @@ import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.annotation.EnableCaching;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -121,6 +123,50 @@ class NearCacheIntegrationTests {
 				}
 			});
 		}
+	}
+
+	@org.junit.jupiter.api.Test
+	void reactiveTemplateReadsAreServedFromMemoryUntilAnotherClientWrites(RedisTestCluster cluster) {
+		List<List<String>> runs = new ArrayList<>();
+		for (boolean on : new boolean[] { true, false }) {
+			List<String> seen = new ArrayList<>();
+			runs.add(seen);
+			runner("lettuce", cluster).withPropertyValues("slotwise.near-cache.enabled=" + on).run((context) -> {
+				ReactiveStringRedisTemplate template = new ReactiveStringRedisTemplate(
+						context.getBean(ReactiveRedisConnectionFactory.class));
+				List<String> keys = new ArrayList<>();
+				for (int i = 0; i < 20; i++) {
+					keys.add(PREFIX + "r" + i);
+					template.opsForValue().set(PREFIX + "r" + i, "v" + i).block();
+				}
+				if (on) {
+					// Tracking starts with the first reactive read.
+					template.opsForValue().get(PREFIX + "r0").block();
+					awaitTracking(context.getBean(NearCacheRuntime.class), cluster);
+				}
+				settle();
+				seen.add(template.opsForValue().get(PREFIX + "r0").block());
+				seen.add(String.valueOf(template.opsForValue().multiGet(keys).block()));
+				cluster.resetStats();
+				for (int i = 0; i < 50; i++) {
+					assertThat(template.opsForValue().get(PREFIX + "r0").block()).isEqualTo("v0");
+					assertThat(template.opsForValue().multiGet(keys).block()).hasSize(20);
+				}
+				long remote = cluster.totalCommandCalls("get") + cluster.totalCommandCalls("mget");
+				assertThat(remote).as("GET and MGET on the servers, near cache %s", on).isEqualTo(on ? 0 : remote);
+				assertThat(remote).as("GET and MGET on the servers, near cache %s", on).isGreaterThanOrEqualTo(on ? 0 : 100);
+				// Our own write is read back at once; another client's once its invalidation arrived.
+				template.opsForValue().set(PREFIX + "r0", "mine").block();
+				seen.add(template.opsForValue().get(PREFIX + "r0").block());
+				writeElsewhere(cluster, PREFIX + "r1", "theirs");
+				long deadline = System.nanoTime() + 5_000_000_000L;
+				while (!"theirs".equals(template.opsForValue().get(PREFIX + "r1").block())) {
+					assertThat(System.nanoTime()).as("their write seen").isLessThan(deadline);
+				}
+				seen.add(String.valueOf(template.opsForValue().multiGet(keys).block()));
+			});
+		}
+		assertThat(runs.get(0)).containsExactlyElementsOf(runs.get(1));
 	}
 
 	@ParameterizedTest
