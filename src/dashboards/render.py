@@ -5,7 +5,7 @@ Reads src/dashboards/slotwise-dashboard.json, runs every panel's PromQL queries 
 variables set to "all") against Prometheus's query_range API, and draws them at the panels' grid positions with
 matplotlib. Used by src/dashboards/render.sh to make the picture in docs/meters.md from a real run.
 
-    render.py --prometheus http://127.0.0.1:9391 --minutes 10 --out slotwise-dashboard.png
+    render.py --prometheus http://127.0.0.1:9491 --minutes 10 --out slotwise-dashboard.png
 """
 import argparse
 import json
@@ -73,7 +73,7 @@ def formatter(unit):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--prometheus", default="http://127.0.0.1:9391")
+    parser.add_argument("--prometheus", default="http://127.0.0.1:9491")
     parser.add_argument("--dashboard", default="src/dashboards/slotwise-dashboard.json")
     parser.add_argument("--minutes", type=float, default=10)
     parser.add_argument("--rate-interval", default="30s")
@@ -84,10 +84,11 @@ def main():
     end = time.time()
     start = end - args.minutes * 60
     step = max(5, int(args.minutes * 60 / 240))
-    panels = dashboard["panels"]
+    # A collapsed row holds its panels; draw them as if it were expanded.
+    panels = [p for top_level in dashboard["panels"] for p in [top_level] + top_level.get("panels", [])]
     top = 1.5  # room for the title above the first row
     height = max(p["gridPos"]["y"] + p["gridPos"]["h"] for p in panels) + top
-    rows = [p for p in panels if p["type"] == "row" and not p.get("collapsed")]
+    rows = [p for p in panels if p["type"] == "row"]
     graphs = [p for p in panels if p.get("targets")]
 
     scale = 0.62
@@ -101,8 +102,9 @@ def main():
         fig.text(0.01, 1 - (y + 0.75) / height, row["title"], color=TEXT, fontsize=12, weight="bold")
     for panel in graphs:
         pos = dict(panel["gridPos"], y=panel["gridPos"]["y"] + top)
-        ax = fig.add_axes([pos["x"] / 24 + 0.035 / (pos["w"] / 8), 1 - (pos["y"] + pos["h"] - 0.9) / height,
-                           pos["w"] / 24 - 0.05 / (pos["w"] / 8), (pos["h"] - 2.3) / height])
+        # The same room for the y-axis labels whatever the panel's width.
+        ax = fig.add_axes([pos["x"] / 24 + 0.035, 1 - (pos["y"] + pos["h"] - 0.9) / height,
+                           pos["w"] / 24 - 0.05, (pos["h"] - 2.3) / height])
         ax.set_facecolor(PANEL)
         for spine in ax.spines.values():
             spine.set_color(GRID)
@@ -119,7 +121,7 @@ def main():
                 if points:
                     series.append((legend(target.get("legendFormat", ""), result["metric"]), points))
         series.sort(key=lambda s: -max(abs(v) for _, v in s[1]))
-        for i, (name, points) in enumerate(series[:8]):
+        for i, (name, points) in enumerate(series[:10]):
             ax.plot([t for t, _ in points], [v for _, v in points], color=COLOURS[i % len(COLOURS)], linewidth=1.2,
                     label=name)
         if not series:

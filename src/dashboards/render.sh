@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # Makes the dashboard picture in docs/meters.md from a real run, without Grafana (Debian does not package it):
-# a local cluster, the sample with Slotwise under load, Prometheus from Debian's package scraping it every 5s,
-# a reshard of 500 slots half-way (so that redirects and topology refreshes show), then render.py draws every
-# panel of slotwise-dashboard.json with the dashboard's own queries against that Prometheus.
+# a local cluster, the sample with Slotwise under load (multiGets of 100 to 10,000 keys, random reads, and the
+# sample's /demo/workload: pipelines, transactions, sharded pub/sub, scans and cache clears), Prometheus from
+# Debian's package scraping it every 5s, a reshard of 500 slots half-way (so that redirects, topology refreshes and
+# pub/sub resubscriptions show), then render.py draws every panel of slotwise-dashboard.json with the dashboard's
+# own queries against that Prometheus.
 #
 #   src/dashboards/render.sh [--minutes M] [--client jedis|lettuce] [--base-port P] [--http-port H]
+#                            [--prometheus-port Q] [--no-build]
 #
-# Needs: redis-server, prometheus and python3-matplotlib (apt-get install -y prometheus python3-matplotlib).
+# Needs: Java 17+, curl, redis-server and redis-cli, prometheus, python3 with matplotlib. On Debian or Ubuntu:
+#   apt-get install -y redis-server prometheus python3-matplotlib curl
+# (run as root, the script installs prometheus and python3-matplotlib itself when they are missing). The Maven build
+# of the sample needs its dependencies (online, or cached for --no-build with a jar built beforehand).
+# The pipelines, executor and pool rows are Jedis's: with --client lettuce they stay empty.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -14,19 +21,28 @@ minutes=6
 client=jedis
 base_port=7400
 http_port=8480
-prometheus_port=9391
+prometheus_port=9491
+build=true
 while (($#)); do
 	case "$1" in
 		--minutes) minutes=$2; shift 2 ;;
 		--client) client=$2; shift 2 ;;
 		--base-port) base_port=$2; shift 2 ;;
 		--http-port) http_port=$2; shift 2 ;;
+		--prometheus-port) prometheus_port=$2; shift 2 ;;
+		--no-build) build=false; shift ;;
 		*) echo "Unknown option: $1" >&2; exit 2 ;;
 	esac
 done
-for tool in redis-server prometheus curl /usr/bin/python3; do
+has_matplotlib() { /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; }
+if { ! command -v prometheus >/dev/null || ! has_matplotlib; } && ((EUID == 0)) && command -v apt-get >/dev/null; then
+	echo "Installing prometheus and python3-matplotlib..."
+	apt-get install -y prometheus python3-matplotlib >/dev/null
+fi
+for tool in java redis-server redis-cli prometheus curl /usr/bin/python3; do
 	command -v "$tool" >/dev/null || { echo "$tool is missing (apt-get install -y redis-server prometheus python3-matplotlib curl)" >&2; exit 1; }
 done
+has_matplotlib || { echo "matplotlib is missing (apt-get install -y python3-matplotlib)" >&2; exit 1; }
 nodes=$(seq -s, -f "127.0.0.1:%g" "$base_port" $((base_port + 5)))
 work=$(mktemp -d)
 pids=()
@@ -38,7 +54,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-./mvnw -q -B -pl samples -am package -DskipTests
+if $build; then
+	./mvnw -q -B -pl samples -am package -DskipTests
+fi
 src/cluster/redis-cluster.sh start --base-port "$base_port"
 java -jar samples/target/slotwise-samples-0.1.0-SNAPSHOT.jar --server.port="$http_port" \
 	--spring.data.redis.cluster.nodes="$nodes" --spring.data.redis.client-type="$client" >"$work/sample.log" 2>&1 &
@@ -72,6 +90,11 @@ pids+=($!)
 	sleep 0.1
 done ) &
 pids+=($!)
+( while ((SECONDS < end)); do
+	curl -fs "http://127.0.0.1:$http_port/demo/workload?seconds=20" >>"$work/workload.log" || true
+	echo >>"$work/workload.log"
+done ) &
+pids+=($!)
 while ((SECONDS < half)); do sleep 1; done
 from=$(redis-cli -p "$base_port" cluster myid | tr -d '\r')
 to=$(redis-cli -p $((base_port + 1)) cluster myid | tr -d '\r')
@@ -80,5 +103,7 @@ redis-cli --cluster reshard "127.0.0.1:$base_port" --cluster-from "$from" --clus
 	--cluster-yes >"$work/reshard.log" 2>&1 || echo "reshard failed: $(tail -3 "$work/reshard.log")"
 while ((SECONDS < end)); do sleep 1; done
 sleep 10
+echo "Workload runs:"
+cat "$work/workload.log"
 /usr/bin/python3 src/dashboards/render.py --prometheus "http://127.0.0.1:$prometheus_port" --minutes "$minutes" \
 	--out src/dashboards/slotwise-dashboard.png

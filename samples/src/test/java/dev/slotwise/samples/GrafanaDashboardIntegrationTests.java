@@ -43,6 +43,11 @@ class GrafanaDashboardIntegrationTests {
 		try (RunningSample sample = RunningSample.start(cluster, "jedis", "--sample.products=1000")) {
 			sample.post("/products/load?count=1000");
 			sample.get("/products/random?count=300");
+			// Pipelines, transactions, sharded pub/sub, scans and cache clears: their meters are in the scrape too.
+			assertThat(sample.get("/demo/workload?seconds=1")).doesNotContain("\"pipelines\":0,")
+				.doesNotContain("\"transactions\":0,")
+				.doesNotContain("\"cacheClears\":0,")
+				.contains("\"failures\":0");
 			Set<String> scraped = PrometheusScrape.parse(sample.get("/actuator/prometheus")).names("slotwise_");
 			assertThat(scraped).as("Slotwise metrics in the scrape").isNotEmpty();
 			assertThat(queried).as("metrics the dashboard queries that the application does not export")
