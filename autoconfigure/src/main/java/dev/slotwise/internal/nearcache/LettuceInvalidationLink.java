@@ -4,12 +4,15 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 
 import dev.slotwise.internal.routing.NodeAddress;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;
-import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.TrackingArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.push.PushListener;
@@ -30,6 +33,9 @@ import org.jspecify.annotations.Nullable;
  * events, is lost at the first disconnect of its connection, and the near cache opens a new one.
  */
 final class LettuceInvalidationLink implements InvalidationLink {
+
+	/** The longest the connection and the tracking handshake may take before the link is given up. */
+	private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(10);
 
 	private final NodeAddress node;
 
@@ -63,38 +69,30 @@ final class LettuceInvalidationLink implements InvalidationLink {
 	 */
 	void start(List<byte[]> prefixes) {
 		this.client.addListener(this.watch);
-		StatefulRedisClusterConnection<byte[], byte[]> owner;
-		StatefulRedisConnection<byte[], byte[]> connection;
-		try {
-			owner = this.client.connect(ByteArrayCodec.INSTANCE);
+		// Asynchronous from end to end, bounded by the client's own timeouts and the one below: the tracking's
+		// single thread opens the links and must never wait on a node that does not answer.
+		this.client.connectAsync(ByteArrayCodec.INSTANCE).thenCompose((owner) -> {
 			this.owner = owner;
-			try {
-				connection = owner.getConnection(this.node.host(), this.node.port());
+			if (this.closing) {
+				owner.closeAsync();
+				throw new IllegalStateException("Closed before tracking was on");
 			}
-			catch (IllegalArgumentException | RedisException ex) {
-				// Lettuce connects only to nodes of its partitions: a node just added may not be there yet.
-				this.client.refreshPartitions();
-				connection = owner.getConnection(this.node.host(), this.node.port());
-			}
-		}
-		catch (RuntimeException ex) {
-			fail(ex);
-			return;
-		}
-		StatefulRedisConnection<byte[], byte[]> tracked = connection;
-		this.connection = tracked;
-		tracked.addListener(this.listener);
-		tracked.async().clientInfo().toCompletableFuture().thenCompose((info) -> {
-			if (!info.contains(" resp=3")) {
-				throw new TrackingRefusedException("the Lettuce connection to " + this.node
-						+ " speaks RESP2 (ClientOptions.protocolVersion): the near cache over Lettuce needs RESP3, "
-						+ "where invalidations arrive on the tracked connection");
-			}
-			TrackingArgs tracking = TrackingArgs.Builder.enabled().bcast().prefixes(StandardCharsets.ISO_8859_1,
-					prefixes.stream().map((prefix) -> new String(prefix, StandardCharsets.ISO_8859_1))
-						.toArray(String[]::new));
-			return tracked.async().clientTracking(tracking).toCompletableFuture();
-		}).whenComplete((ok, failure) -> {
+			return owner.getConnectionAsync(this.node.host(), this.node.port());
+		}).thenCompose((tracked) -> {
+			this.connection = tracked;
+			tracked.addListener(this.listener);
+			return tracked.async().clientInfo().toCompletableFuture().thenCompose((info) -> {
+				if (!info.contains(" resp=3")) {
+					throw new TrackingRefusedException("the Lettuce connection to " + this.node
+							+ " speaks RESP2 (ClientOptions.protocolVersion): the near cache over Lettuce needs RESP3, "
+							+ "where invalidations arrive on the tracked connection");
+				}
+				TrackingArgs tracking = TrackingArgs.Builder.enabled().bcast().prefixes(StandardCharsets.ISO_8859_1,
+						prefixes.stream().map((prefix) -> new String(prefix, StandardCharsets.ISO_8859_1))
+							.toArray(String[]::new));
+				return tracked.async().clientTracking(tracking).toCompletableFuture();
+			});
+		}).orTimeout(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).whenComplete((ok, failure) -> {
 			if (failure == null) {
 				if (this.ended || this.closing) {
 					this.ready.completeExceptionally(new IllegalStateException("Closed before tracking was on"));
@@ -104,9 +102,9 @@ final class LettuceInvalidationLink implements InvalidationLink {
 				}
 			}
 			else {
-				Throwable cause = (failure.getCause() != null
-						&& failure instanceof java.util.concurrent.CompletionException) ? failure.getCause() : failure;
-				if (cause instanceof io.lettuce.core.RedisCommandExecutionException refusal) {
+				Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+						? failure.getCause() : failure;
+				if (cause instanceof RedisCommandExecutionException refusal) {
 					cause = new TrackingRefusedException(this.node + " refused CLIENT TRACKING: " + refusal.getMessage(),
 							refusal);
 				}

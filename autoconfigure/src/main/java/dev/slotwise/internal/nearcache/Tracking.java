@@ -209,6 +209,8 @@ final class Tracking implements AutoCloseable {
 				logger.debug("Near cache invalidation connection to " + node + " failed: " + failure);
 				this.nodes.remove(node, held);
 				link.close();
+				// The client may not know the node yet (a master just added): look at the cluster afresh.
+				this.fresh.set(true);
 				checkSoon();
 			}
 		});

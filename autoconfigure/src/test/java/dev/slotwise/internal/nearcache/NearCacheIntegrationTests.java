@@ -73,6 +73,11 @@ class NearCacheIntegrationTests {
 			List<String> values = template.opsForValue().multiGet(keys);
 			assertThat(values).containsExactlyElementsOf(keys.stream().map((k) -> "v" + k.substring(4)).toList());
 			assertThat(cluster.totalCommandCalls("mget") + cluster.totalCommandCalls("get")).isZero();
+			// Periodic checks that find the topology unchanged flush nothing: a second later the same reads still
+			// stay in memory.
+			sleep(NearCacheRuntime.CHECK_INTERVAL.toMillis() * 5);
+			assertThat(template.opsForValue().multiGet(keys)).containsExactlyElementsOf(values);
+			assertThat(cluster.totalCommandCalls("mget") + cluster.totalCommandCalls("get")).isZero();
 			// Another client writes: the next reads see it once the node's invalidation arrived.
 			List<Long> delays = new ArrayList<>();
 			byte[] key = (PREFIX + "a").getBytes(StandardCharsets.UTF_8);
@@ -167,6 +172,45 @@ class NearCacheIntegrationTests {
 			});
 		}
 		assertThat(runs.get(0)).containsExactlyElementsOf(runs.get(1));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void aUserTheServersRefuseTrackingReadsRedisAsWithoutTheNearCache(String client, RedisTestCluster cluster) {
+		String user = "no-tracking-" + client;
+		for (RedisNode node : cluster.nodes()) {
+			cluster.withAdmin(node, (Jedis jedis) -> jedis.aclSetUser(user, "on", ">secret", "~*", "&*", "+@all",
+					"-client|tracking"));
+		}
+		try {
+			runner(client, cluster)
+				.withPropertyValues("slotwise.near-cache.enabled=true", "spring.data.redis.username=" + user,
+						"spring.data.redis.password=secret")
+				.run((context) -> {
+					StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+					NearCacheRuntime nearCache = context.getBean(NearCacheRuntime.class);
+					template.opsForValue().set(PREFIX + "acl", "1");
+					long deadline = System.nanoTime() + 10_000_000_000L;
+					while (nearCache.refused() == null) {
+						template.opsForValue().get(PREFIX + "acl");
+						assertThat(System.nanoTime()).as("tracking refused").isLessThan(deadline);
+						sleep(20);
+					}
+					assertThat(nearCache.refused()).contains("NOPERM");
+					cluster.resetStats();
+					for (int i = 0; i < 50; i++) {
+						assertThat(template.opsForValue().get(PREFIX + "acl")).isEqualTo("1");
+					}
+					// Nothing is kept: every read reaches Redis, as without the near cache.
+					assertThat(cluster.totalCommandCalls("get")).isEqualTo(50);
+					assertThat(nearCache.cache().size()).isZero();
+				});
+		}
+		finally {
+			for (RedisNode node : cluster.nodes()) {
+				cluster.withAdmin(node, (Jedis jedis) -> jedis.aclDelUser(user));
+			}
+		}
 	}
 
 	@ParameterizedTest
