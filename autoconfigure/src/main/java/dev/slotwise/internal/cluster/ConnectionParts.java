@@ -43,11 +43,11 @@ final class ConnectionParts {
 
 	private final @Nullable ClusterTransaction transaction;
 
-	private @Nullable RedisScriptingCommands scripting;
+	private final Layered<RedisScriptingCommands> scripting = new Layered<>(ConnectionPart::scripting);
 
-	private @Nullable RedisStringCommands strings;
+	private final Layered<RedisStringCommands> strings = new Layered<>(ConnectionPart::strings);
 
-	private @Nullable RedisKeyCommands keys;
+	private final Layered<RedisKeyCommands> keys = new Layered<>(ConnectionPart::keys);
 
 	private ConnectionParts(List<ConnectionPart> parts, @Nullable ConnectionPipeline pipeline,
 			@Nullable ConnectionSubscription subscription, @Nullable ClusterTransaction transaction) {
@@ -85,12 +85,7 @@ final class ConnectionParts {
 	 * @return the composed commands
 	 */
 	RedisStringCommands strings(Supplier<RedisStringCommands> plain) {
-		RedisStringCommands strings = this.strings;
-		if (strings == null) {
-			strings = layered(plain.get(), ConnectionPart::strings);
-			this.strings = strings;
-		}
-		return strings;
+		return this.strings.get(plain);
 	}
 
 	/**
@@ -99,12 +94,7 @@ final class ConnectionParts {
 	 * @return the composed commands
 	 */
 	RedisKeyCommands keys(Supplier<RedisKeyCommands> plain) {
-		RedisKeyCommands keys = this.keys;
-		if (keys == null) {
-			keys = layered(plain.get(), ConnectionPart::keys);
-			this.keys = keys;
-		}
-		return keys;
+		return this.keys.get(plain);
 	}
 
 	/**
@@ -113,12 +103,7 @@ final class ConnectionParts {
 	 * @return the composed commands
 	 */
 	RedisScriptingCommands scripting(Supplier<RedisScriptingCommands> plain) {
-		RedisScriptingCommands scripting = this.scripting;
-		if (scripting == null) {
-			scripting = layered(plain.get(), ConnectionPart::scripting);
-			this.scripting = scripting;
-		}
-		return scripting;
+		return this.scripting.get(plain);
 	}
 
 	private boolean isTransactionQueueing() {
@@ -129,14 +114,6 @@ final class ConnectionParts {
 	private boolean isPipelineOpen() {
 		ConnectionPipeline pipeline = this.pipeline;
 		return pipeline != null && pipeline.isOpen();
-	}
-
-	private <T> T layered(T plain, Layer<T> layer) {
-		T commands = plain;
-		for (int i = this.parts.size() - 1; i >= 0; i--) {
-			commands = layer.wrap(this.parts.get(i), commands);
-		}
-		return commands;
 	}
 
 	/**
@@ -208,7 +185,7 @@ final class ConnectionParts {
 	 * @param plain Spring Data Redis's {@code multi()}
 	 */
 	void multi(Runnable plain) {
-		runOnTransaction(ClusterTransaction::multi, plain);
+		runOn(this.transaction, ClusterTransaction::multi, plain);
 	}
 
 	/**
@@ -236,7 +213,7 @@ final class ConnectionParts {
 	 * @param plain Spring Data Redis's {@code discard()}
 	 */
 	void discard(Runnable plain) {
-		runOnTransaction(ClusterTransaction::discard, plain);
+		runOn(this.transaction, ClusterTransaction::discard, plain);
 	}
 
 	/**
@@ -245,7 +222,7 @@ final class ConnectionParts {
 	 * @param plain Spring Data Redis's {@code watch(byte[]...)}
 	 */
 	void watch(byte[][] keys, Consumer<byte[][]> plain) {
-		runOnTransaction((transaction) -> transaction.watch(keys), () -> plain.accept(keys));
+		runOn(this.transaction, (transaction) -> transaction.watch(keys), () -> plain.accept(keys));
 	}
 
 	/**
@@ -253,16 +230,18 @@ final class ConnectionParts {
 	 * @param plain Spring Data Redis's {@code unwatch()}
 	 */
 	void unwatch(Runnable plain) {
-		runOnTransaction(ClusterTransaction::unwatch, plain);
+		runOn(this.transaction, ClusterTransaction::unwatch, plain);
 	}
 
-	private void runOnTransaction(Consumer<ClusterTransaction> action, Runnable plain) {
-		ClusterTransaction transaction = this.transaction;
-		if (transaction == null) {
+	/**
+	 * Runs an action on the connection mode a feature provides, or Spring Data Redis's own without one.
+	 */
+	private static <T> void runOn(@Nullable T mode, Consumer<T> action, Runnable plain) {
+		if (mode == null) {
 			plain.run();
 			return;
 		}
-		action.accept(transaction);
+		action.accept(mode);
 	}
 
 	/**
@@ -270,12 +249,7 @@ final class ConnectionParts {
 	 * @param plain Spring Data Redis's {@code openPipeline()}
 	 */
 	void openPipeline(Runnable plain) {
-		ConnectionPipeline pipeline = this.pipeline;
-		if (pipeline == null) {
-			plain.run();
-			return;
-		}
-		pipeline.open();
+		runOn(this.pipeline, ConnectionPipeline::open, plain);
 	}
 
 	/**
@@ -388,6 +362,33 @@ final class ConnectionParts {
 	private interface Layer<T> {
 
 		T wrap(ConnectionPart part, T next);
+
+	}
+
+	/**
+	 * A command group with every feature's layer in front, created on first use and kept for the connection.
+	 */
+	private final class Layered<T> {
+
+		private final Layer<T> layer;
+
+		private @Nullable T commands;
+
+		Layered(Layer<T> layer) {
+			this.layer = layer;
+		}
+
+		T get(Supplier<T> plain) {
+			T commands = this.commands;
+			if (commands == null) {
+				commands = plain.get();
+				for (int i = ConnectionParts.this.parts.size() - 1; i >= 0; i--) {
+					commands = this.layer.wrap(ConnectionParts.this.parts.get(i), commands);
+				}
+				this.commands = commands;
+			}
+			return commands;
+		}
 
 	}
 
