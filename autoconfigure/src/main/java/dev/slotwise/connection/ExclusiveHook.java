@@ -30,12 +30,13 @@ final class ExclusiveHook<T> {
 	/**
 	 * Fills the hook.
 	 * @param contributor the name of the contributor, for messages
+	 * @param name the name of the contribution's argument, for the message when it is {@code null}
 	 * @param value what fills the hook
 	 * @throws IllegalStateException when another contributor filled it already
 	 */
-	synchronized void claim(String contributor, T value) {
+	synchronized void claim(String contributor, String name, T value) {
+		Assert.notNull(value, () -> "'" + name + "' must not be null");
 		Assert.hasText(contributor, "'contributor' must not be empty");
-		Assert.notNull(value, "'value' must not be null");
 		if (this.contributor != null) {
 			throw new IllegalStateException("'%s' cannot provide %s: '%s' already provides it, and only one may"
 				.formatted(contributor, this.description, this.contributor));

@@ -19,11 +19,12 @@ final class ListHook<T> {
 	/**
 	 * Adds a contribution after those already added.
 	 * @param contributor the name of the contributor, for messages
+	 * @param name the name of the contribution's argument, for the message when it is {@code null}
 	 * @param value the contribution
 	 */
-	void add(String contributor, T value) {
+	void add(String contributor, String name, T value) {
+		Assert.notNull(value, () -> "'" + name + "' must not be null");
 		Assert.hasText(contributor, "'contributor' must not be empty");
-		Assert.notNull(value, "'value' must not be null");
 		this.contributions.add(new Contribution<>(contributor, value));
 	}
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.api.StatefulConnection;
@@ -69,7 +70,7 @@ final class ReactiveRouting {
 	static LettuceConnectionProvider provider(LettuceConnectionProvider provider,
 			@Nullable ReactiveMultiKeyRouter router, @Nullable ReactiveKeyspace keyspace,
 			@Nullable ReactiveNearCache nearCache) {
-		return new RoutingProvider(provider, router, keyspace, nearCache);
+		return new RoutingProvider(provider, (commands) -> new CommandsHandler(commands, router, keyspace, nearCache));
 	}
 
 	private static @Nullable String missingMember() {
@@ -94,18 +95,12 @@ final class ReactiveRouting {
 
 		private final LettuceConnectionProvider delegate;
 
-		private final @Nullable ReactiveMultiKeyRouter router;
+		/** Routes the calls of a connection's reactive commands. */
+		private final Function<Object, InvocationHandler> commands;
 
-		private final @Nullable ReactiveKeyspace keyspace;
-
-		private final @Nullable ReactiveNearCache nearCache;
-
-		RoutingProvider(LettuceConnectionProvider delegate, @Nullable ReactiveMultiKeyRouter router,
-				@Nullable ReactiveKeyspace keyspace, @Nullable ReactiveNearCache nearCache) {
+		RoutingProvider(LettuceConnectionProvider delegate, Function<Object, InvocationHandler> commands) {
 			this.delegate = delegate;
-			this.router = router;
-			this.keyspace = keyspace;
-			this.nearCache = nearCache;
+			this.commands = commands;
 		}
 
 		@Override
@@ -138,7 +133,7 @@ final class ReactiveRouting {
 				return connection;
 			}
 			return (StatefulConnection<?, ?>) Proxy.newProxyInstance(ReactiveRouting.class.getClassLoader(),
-					new Class<?>[] { StatefulRedisClusterConnection.class }, new ConnectionHandler(cluster, this.router, this.keyspace, this.nearCache));
+					new Class<?>[] { StatefulRedisClusterConnection.class }, new ConnectionHandler(cluster, this.commands.apply(cluster.reactive())));
 		}
 
 	}
@@ -152,12 +147,10 @@ final class ReactiveRouting {
 
 		private final Object commands;
 
-		ConnectionHandler(StatefulRedisClusterConnection<?, ?> connection, @Nullable ReactiveMultiKeyRouter router,
-				@Nullable ReactiveKeyspace keyspace, @Nullable ReactiveNearCache nearCache) {
+		ConnectionHandler(StatefulRedisClusterConnection<?, ?> connection, InvocationHandler commands) {
 			this.connection = connection;
 			this.commands = Proxy.newProxyInstance(ReactiveRouting.class.getClassLoader(),
-					new Class<?>[] { RedisAdvancedClusterReactiveCommands.class },
-					new CommandsHandler(connection.reactive(), router, keyspace, nearCache));
+					new Class<?>[] { RedisAdvancedClusterReactiveCommands.class }, commands);
 		}
 
 		@Override

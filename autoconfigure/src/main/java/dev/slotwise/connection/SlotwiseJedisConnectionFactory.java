@@ -106,8 +106,7 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	 * @param customizer the customizer
 	 */
 	public void addClientBuilderCustomizer(String contributor, JedisClientBuilderCustomizer customizer) {
-		Assert.notNull(customizer, "'customizer' must not be null");
-		this.clientBuilderCustomizers.add(contributor, customizer);
+		this.clientBuilderCustomizers.add(contributor, "customizer", customizer);
 	}
 
 	/**
@@ -120,8 +119,7 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	 * @param finisher the finisher
 	 */
 	public void addClientBuilderFinisher(String contributor, JedisClientBuilderCustomizer finisher) {
-		Assert.notNull(finisher, "'finisher' must not be null");
-		this.clientBuilderFinishers.add(contributor, finisher);
+		this.clientBuilderFinishers.add(contributor, "finisher", finisher);
 	}
 
 	/**
@@ -132,8 +130,7 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	 */
 	public void claimTopologyProvider(String contributor,
 			Function<UnifiedJedis, ClusterTopologyProvider> topologyProviderFactory) {
-		Assert.notNull(topologyProviderFactory, "'topologyProviderFactory' must not be null");
-		this.topologyProvider.claim(contributor, topologyProviderFactory);
+		this.topologyProvider.claim(contributor, "topologyProviderFactory", topologyProviderFactory);
 	}
 
 	/**
@@ -145,8 +142,7 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	 * @throws IllegalStateException when another contributor provides them already
 	 */
 	public void claimClusterConnections(String contributor, UnaryOperator<JedisClusterConnection> postProcessor) {
-		Assert.notNull(postProcessor, "'postProcessor' must not be null");
-		this.clusterConnections.claim(contributor, postProcessor);
+		this.clusterConnections.claim(contributor, "postProcessor", postProcessor);
 	}
 
 	/**
@@ -155,8 +151,7 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	 * @param listener the listener
 	 */
 	public void addClientStartedListener(String contributor, Consumer<RedisClusterClient> listener) {
-		Assert.notNull(listener, "'listener' must not be null");
-		this.clientStartedListeners.add(contributor, listener);
+		this.clientStartedListeners.add(contributor, "listener", listener);
 	}
 
 	@Override

@@ -123,8 +123,7 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	 * @throws IllegalStateException when another contributor provides it already
 	 */
 	public void claimClusterClient(String contributor, ClusterClientCreator creator) {
-		Assert.notNull(creator, "'creator' must not be null");
-		this.clusterClient.claim(contributor, creator);
+		this.clusterClient.claim(contributor, "creator", creator);
 	}
 
 	/**
@@ -137,8 +136,7 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	 * @throws IllegalStateException when another contributor provides it already
 	 */
 	public void claimTopologyProvider(String contributor, UnaryOperator<ClusterTopologyProvider> decorator) {
-		Assert.notNull(decorator, "'decorator' must not be null");
-		this.topologyProvider.claim(contributor, decorator);
+		this.topologyProvider.claim(contributor, "decorator", decorator);
 	}
 
 	/**
@@ -149,8 +147,7 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	 * @throws IllegalStateException when another contributor provides them already
 	 */
 	public void claimClusterConnections(String contributor, ClusterConnectionCreator creator) {
-		Assert.notNull(creator, "'creator' must not be null");
-		this.clusterConnections.claim(contributor, creator);
+		this.clusterConnections.claim(contributor, "creator", creator);
 	}
 
 	/**
@@ -215,8 +212,7 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	 * @param listener the listener
 	 */
 	public void addStartedListener(String contributor, Consumer<SlotwiseLettuceConnectionFactory> listener) {
-		Assert.notNull(listener, "'listener' must not be null");
-		this.startedListeners.add(contributor, listener);
+		this.startedListeners.add(contributor, "listener", listener);
 	}
 
 	/**
@@ -226,8 +222,7 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	 * @param listener the listener
 	 */
 	public void addStoppingListener(String contributor, Consumer<SlotwiseLettuceConnectionFactory> listener) {
-		Assert.notNull(listener, "'listener' must not be null");
-		this.stoppingListeners.add(contributor, listener);
+		this.stoppingListeners.add(contributor, "listener", listener);
 	}
 
 	/**

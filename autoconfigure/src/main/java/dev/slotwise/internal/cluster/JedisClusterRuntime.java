@@ -6,10 +6,10 @@ import dev.slotwise.internal.multikey.jedis.JedisNodeTransport;
 import dev.slotwise.internal.multikey.jedis.MultiKeyExecutor;
 import dev.slotwise.internal.multikey.MultiKeySettings;
 import dev.slotwise.multikey.MultiKeyReadFrom;
-import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.RedisClusterClient;
 
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * What the features of one started Jedis connection factory share: the cluster client, the topology provider, the
@@ -28,7 +28,7 @@ public final class JedisClusterRuntime {
 
 	private final MultiKeyReadFrom readFrom;
 
-	private volatile @Nullable JedisNodeTransport transport;
+	private final SingletonSupplier<JedisNodeTransport> transport = SingletonSupplier.of(this::createTransport);
 
 	JedisClusterRuntime(RedisClusterClient client, ClusterTopologyProvider topologyProvider,
 			Supplier<MultiKeyExecutor> executor, MultiKeySettings settings, MultiKeyReadFrom readFrom) {
@@ -85,19 +85,13 @@ public final class JedisClusterRuntime {
 	 * @return the transport
 	 */
 	public JedisNodeTransport transport() {
-		JedisNodeTransport transport = this.transport;
-		if (transport == null) {
-			synchronized (this) {
-				transport = this.transport;
-				if (transport == null) {
-					MultiKeyExecutor executor = executor();
-					transport = new JedisNodeTransport(this.client, this.topologyProvider, executor.executor(),
-							this.readFrom, this.settings.timeout(), executor.releaser(), executor.inlineBatchBytes());
-					this.transport = transport;
-				}
-			}
-		}
-		return transport;
+		return this.transport.obtain();
+	}
+
+	private JedisNodeTransport createTransport() {
+		MultiKeyExecutor executor = executor();
+		return new JedisNodeTransport(this.client, this.topologyProvider, executor.executor(), this.readFrom,
+				this.settings.timeout(), executor.releaser(), executor.inlineBatchBytes());
 	}
 
 }

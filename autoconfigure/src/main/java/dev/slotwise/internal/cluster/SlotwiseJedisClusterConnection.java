@@ -1,15 +1,10 @@
 package dev.slotwise.internal.cluster;
 
 import java.util.List;
-import java.util.function.Supplier;
 
-import dev.slotwise.internal.pipeline.ConnectionPipeline;
-import dev.slotwise.internal.pubsub.ConnectionSubscription;
-import dev.slotwise.internal.transaction.ClusterTransaction;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.RedisClusterClient;
 
-import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.ClusterCommandExecutor;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 import org.springframework.data.redis.connection.MessageListener;
@@ -35,8 +30,6 @@ import org.springframework.data.redis.connection.jedis.JedisClusterConnection;
  * is Spring Data Redis's.
  */
 final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
-
-	private static final byte[][] NO_NAMES = new byte[0][];
 
 	private final ConnectionParts parts;
 
@@ -73,47 +66,47 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 
 	@Override
 	public RedisStringCommands stringCommands() {
-		return pipelinedOr(RedisStringCommands.class, this::composedStrings);
+		return this.parts.stringCommands(super::stringCommands);
 	}
 
 	@Override
 	public RedisKeyCommands keyCommands() {
-		return pipelinedOr(RedisKeyCommands.class, this::composedKeys);
+		return this.parts.keyCommands(super::keyCommands);
 	}
 
 	@Override
 	public RedisHashCommands hashCommands() {
-		return pipelinedOr(RedisHashCommands.class, super::hashCommands);
+		return this.parts.commands(RedisHashCommands.class, super::hashCommands);
 	}
 
 	@Override
 	public RedisListCommands listCommands() {
-		return pipelinedOr(RedisListCommands.class, super::listCommands);
+		return this.parts.commands(RedisListCommands.class, super::listCommands);
 	}
 
 	@Override
 	public RedisSetCommands setCommands() {
-		return pipelinedOr(RedisSetCommands.class, super::setCommands);
+		return this.parts.commands(RedisSetCommands.class, super::setCommands);
 	}
 
 	@Override
 	public RedisZSetCommands zSetCommands() {
-		return pipelinedOr(RedisZSetCommands.class, super::zSetCommands);
+		return this.parts.commands(RedisZSetCommands.class, super::zSetCommands);
 	}
 
 	@Override
 	public RedisHyperLogLogCommands hyperLogLogCommands() {
-		return pipelinedOr(RedisHyperLogLogCommands.class, super::hyperLogLogCommands);
+		return this.parts.commands(RedisHyperLogLogCommands.class, super::hyperLogLogCommands);
 	}
 
 	@Override
 	public RedisGeoCommands geoCommands() {
-		return pipelinedOr(RedisGeoCommands.class, super::geoCommands);
+		return this.parts.commands(RedisGeoCommands.class, super::geoCommands);
 	}
 
 	@Override
 	public RedisStreamCommands streamCommands() {
-		return pipelinedOr(RedisStreamCommands.class, super::streamCommands);
+		return this.parts.commands(RedisStreamCommands.class, super::streamCommands);
 	}
 
 	/**
@@ -121,7 +114,7 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 	 */
 	@Override
 	public RedisClusterServerCommands serverCommands() {
-		return pipelinedOr(RedisClusterServerCommands.class, super::serverCommands);
+		return this.parts.commands(RedisClusterServerCommands.class, super::serverCommands);
 	}
 
 	/**
@@ -130,7 +123,7 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 	 */
 	@Override
 	public RedisScriptingCommands scriptingCommands() {
-		return pipelinedOr(RedisScriptingCommands.class, () -> this.parts.scripting(super::scriptingCommands));
+		return this.parts.scriptingCommands(super::scriptingCommands);
 	}
 
 	/**
@@ -138,99 +131,52 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 	 */
 	@Override
 	public Object execute(String command, byte[]... args) {
-		if (this.parts.isQueueing()) {
-			throw new InvalidDataAccessApiUsageException("execute(\"" + command
-					+ "\", …) cannot be part of a transaction on a Redis Cluster: use the command groups");
-		}
-		if (this.parts.pipeline() != null && isPipelined()) {
-			throw new InvalidDataAccessApiUsageException(
-					"execute(\"" + command + "\", …) cannot be pipelined on a Redis Cluster: use the command groups");
-		}
-		return super.execute(command, args);
-	}
-
-	private <T> T pipelinedOr(Class<T> group, Supplier<T> direct) {
-		ConnectionPipeline current = this.parts.pipeline();
-		if (current != null && current.isOpen()) {
-			return current.commands(group);
-		}
-		// While a transaction queues (transactions feature), its command groups route each call to the slot's master.
-		ClusterTransaction transaction = this.parts.transaction();
-		return (transaction != null && transaction.isQueueing()) ? transaction.commands(group) : direct.get();
+		return this.parts.execute(command, args, super::execute);
 	}
 
 	@Override
 	public void multi() {
-		ClusterTransaction transaction = this.parts.transaction();
-		if (transaction == null) {
-			super.multi();
-			return;
-		}
-		transaction.multi();
+		this.parts.multi(super::multi);
 	}
 
 	@Override
 	public boolean isQueueing() {
-		ClusterTransaction transaction = this.parts.transaction();
-		return (transaction != null) ? transaction.isQueueing() : super.isQueueing();
+		return this.parts.isQueueing(super::isQueueing);
 	}
 
 	@Override
 	public List<Object> exec() {
-		ClusterTransaction transaction = this.parts.transaction();
-		return (transaction != null) ? transaction.exec() : super.exec();
+		return this.parts.exec(super::exec);
 	}
 
 	@Override
 	public void discard() {
-		ClusterTransaction transaction = this.parts.transaction();
-		if (transaction == null) {
-			super.discard();
-			return;
-		}
-		transaction.discard();
+		this.parts.discard(super::discard);
 	}
 
 	@Override
 	public void watch(byte[]... keys) {
-		ClusterTransaction transaction = this.parts.transaction();
-		if (transaction == null) {
-			super.watch(keys);
-			return;
-		}
-		transaction.watch(keys);
+		this.parts.watch(keys, super::watch);
 	}
 
 	@Override
 	public void unwatch() {
-		ClusterTransaction transaction = this.parts.transaction();
-		if (transaction == null) {
-			super.unwatch();
-			return;
-		}
-		transaction.unwatch();
+		this.parts.unwatch(super::unwatch);
 	}
 
 	@Override
 	public void openPipeline() {
-		ConnectionPipeline pipeline = this.parts.pipeline();
-		if (pipeline == null) {
-			super.openPipeline();
-			return;
-		}
-		pipeline.open();
+		this.parts.openPipeline(super::openPipeline);
 	}
 
 	@Override
 	public boolean isPipelined() {
-		ConnectionPipeline pipeline = this.parts.pipeline();
-		return (pipeline != null) ? pipeline.isOpen() : super.isPipelined();
+		return this.parts.isPipelined(super::isPipelined);
 	}
 
 	@Override
 	public List<Object> closePipeline() {
-		ConnectionPipeline pipeline = this.parts.pipeline();
-		return (pipeline != null) ? pipeline.close() : super.closePipeline();
+		return this.parts.closePipeline(super::closePipeline);
 	}
 
 	/**
@@ -240,9 +186,7 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 	 */
 	@Override
 	public void subscribe(MessageListener listener, byte[]... channels) {
-		if (!this.parts.subscribe(listener, channels, NO_NAMES, isPipelined() || isQueueing())) {
-			super.subscribe(listener, channels);
-		}
+		this.parts.subscribe(listener, channels, isPipelined() || isQueueing(), super::subscribe);
 	}
 
 	/**
@@ -250,21 +194,17 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 	 */
 	@Override
 	public void pSubscribe(MessageListener listener, byte[]... patterns) {
-		if (!this.parts.subscribe(listener, NO_NAMES, patterns, isPipelined() || isQueueing())) {
-			super.pSubscribe(listener, patterns);
-		}
+		this.parts.pSubscribe(listener, patterns, isPipelined() || isQueueing(), super::pSubscribe);
 	}
 
 	@Override
 	public @Nullable Subscription getSubscription() {
-		ConnectionSubscription subscription = this.parts.subscription();
-		return (subscription != null) ? subscription.get() : super.getSubscription();
+		return this.parts.getSubscription(super::getSubscription);
 	}
 
 	@Override
 	public boolean isSubscribed() {
-		ConnectionSubscription subscription = this.parts.subscription();
-		return (subscription != null) ? subscription.isSubscribed() : super.isSubscribed();
+		return this.parts.isSubscribed(super::isSubscribed);
 	}
 
 	@Override

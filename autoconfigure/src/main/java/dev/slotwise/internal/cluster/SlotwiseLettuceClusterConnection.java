@@ -1,16 +1,9 @@
 package dev.slotwise.internal.cluster;
 
-import org.springframework.dao.InvalidDataAccessApiUsageException;
-
-import java.util.function.Supplier;
-
 import java.time.Duration;
 import java.util.List;
 
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
-import dev.slotwise.internal.pubsub.ConnectionSubscription;
-import dev.slotwise.internal.transaction.ClusterTransaction;
-
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
@@ -40,8 +33,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
  * command is Spring Data Redis's.
  */
 final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
-
-	private static final byte[][] NO_NAMES = new byte[0][];
 
 	private final @Nullable StatefulRedisClusterConnection<byte[], byte[]> sharedConnection;
 
@@ -88,47 +79,47 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 
 	@Override
 	public RedisStringCommands stringCommands() {
-		return queueingOr(RedisStringCommands.class, this::composedStrings);
+		return this.parts.stringCommands(super::stringCommands);
 	}
 
 	@Override
 	public RedisKeyCommands keyCommands() {
-		return queueingOr(RedisKeyCommands.class, this::composedKeys);
+		return this.parts.keyCommands(super::keyCommands);
 	}
 
 	@Override
 	public RedisHashCommands hashCommands() {
-		return queueingOr(RedisHashCommands.class, super::hashCommands);
+		return this.parts.commands(RedisHashCommands.class, super::hashCommands);
 	}
 
 	@Override
 	public RedisListCommands listCommands() {
-		return queueingOr(RedisListCommands.class, super::listCommands);
+		return this.parts.commands(RedisListCommands.class, super::listCommands);
 	}
 
 	@Override
 	public RedisSetCommands setCommands() {
-		return queueingOr(RedisSetCommands.class, super::setCommands);
+		return this.parts.commands(RedisSetCommands.class, super::setCommands);
 	}
 
 	@Override
 	public RedisZSetCommands zSetCommands() {
-		return queueingOr(RedisZSetCommands.class, super::zSetCommands);
+		return this.parts.commands(RedisZSetCommands.class, super::zSetCommands);
 	}
 
 	@Override
 	public RedisHyperLogLogCommands hyperLogLogCommands() {
-		return queueingOr(RedisHyperLogLogCommands.class, super::hyperLogLogCommands);
+		return this.parts.commands(RedisHyperLogLogCommands.class, super::hyperLogLogCommands);
 	}
 
 	@Override
 	public RedisGeoCommands geoCommands() {
-		return queueingOr(RedisGeoCommands.class, super::geoCommands);
+		return this.parts.commands(RedisGeoCommands.class, super::geoCommands);
 	}
 
 	@Override
 	public RedisStreamCommands streamCommands() {
-		return queueingOr(RedisStreamCommands.class, super::streamCommands);
+		return this.parts.commands(RedisStreamCommands.class, super::streamCommands);
 	}
 
 	/**
@@ -136,7 +127,7 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 	 */
 	@Override
 	public RedisClusterServerCommands serverCommands() {
-		return queueingOr(RedisClusterServerCommands.class, super::serverCommands);
+		return this.parts.commands(RedisClusterServerCommands.class, super::serverCommands);
 	}
 
 	/**
@@ -144,7 +135,7 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 	 */
 	@Override
 	public RedisScriptingCommands scriptingCommands() {
-		return queueingOr(RedisScriptingCommands.class, () -> this.parts.scripting(super::scriptingCommands));
+		return this.parts.scriptingCommands(super::scriptingCommands);
 	}
 
 	/**
@@ -152,71 +143,37 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 	 */
 	@Override
 	public Object execute(String command, byte[]... args) {
-		if (this.parts.isQueueing()) {
-			throw new InvalidDataAccessApiUsageException("execute(\"" + command
-					+ "\", …) cannot be part of a transaction on a Redis Cluster: use the command groups");
-		}
-		return super.execute(command, args);
-	}
-
-	/**
-	 * While a transaction queues (transactions feature), its command groups route each call to the slot's master.
-	 */
-	private <T> T queueingOr(Class<T> group, Supplier<T> direct) {
-		ClusterTransaction transaction = this.parts.transaction();
-		return (transaction != null && transaction.isQueueing()) ? transaction.commands(group) : direct.get();
+		return this.parts.execute(command, args, super::execute);
 	}
 
 	@Override
 	public void multi() {
-		ClusterTransaction transaction = this.parts.transaction();
-		if (transaction == null) {
-			super.multi();
-			return;
-		}
-		transaction.multi();
+		this.parts.multi(super::multi);
 	}
 
 	@Override
 	public boolean isQueueing() {
-		ClusterTransaction transaction = this.parts.transaction();
-		return (transaction != null) ? transaction.isQueueing() : super.isQueueing();
+		return this.parts.isQueueing(super::isQueueing);
 	}
 
 	@Override
 	public List<Object> exec() {
-		ClusterTransaction transaction = this.parts.transaction();
-		return (transaction != null) ? transaction.exec() : super.exec();
+		return this.parts.exec(super::exec);
 	}
 
 	@Override
 	public void discard() {
-		ClusterTransaction transaction = this.parts.transaction();
-		if (transaction == null) {
-			super.discard();
-			return;
-		}
-		transaction.discard();
+		this.parts.discard(super::discard);
 	}
 
 	@Override
 	public void watch(byte[]... keys) {
-		ClusterTransaction transaction = this.parts.transaction();
-		if (transaction == null) {
-			super.watch(keys);
-			return;
-		}
-		transaction.watch(keys);
+		this.parts.watch(keys, super::watch);
 	}
 
 	@Override
 	public void unwatch() {
-		ClusterTransaction transaction = this.parts.transaction();
-		if (transaction == null) {
-			super.unwatch();
-			return;
-		}
-		transaction.unwatch();
+		this.parts.unwatch(super::unwatch);
 	}
 
 	private RedisStringCommands composedStrings() {
@@ -243,9 +200,7 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 	 */
 	@Override
 	public void subscribe(MessageListener listener, byte[]... channels) {
-		if (!this.parts.subscribe(listener, channels, NO_NAMES, isPipelined() || isQueueing())) {
-			super.subscribe(listener, channels);
-		}
+		this.parts.subscribe(listener, channels, isPipelined() || isQueueing(), super::subscribe);
 	}
 
 	/**
@@ -253,21 +208,17 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 	 */
 	@Override
 	public void pSubscribe(MessageListener listener, byte[]... patterns) {
-		if (!this.parts.subscribe(listener, NO_NAMES, patterns, isPipelined() || isQueueing())) {
-			super.pSubscribe(listener, patterns);
-		}
+		this.parts.pSubscribe(listener, patterns, isPipelined() || isQueueing(), super::pSubscribe);
 	}
 
 	@Override
 	public @Nullable Subscription getSubscription() {
-		ConnectionSubscription subscription = this.parts.subscription();
-		return (subscription != null) ? subscription.get() : super.getSubscription();
+		return this.parts.getSubscription(super::getSubscription);
 	}
 
 	@Override
 	public boolean isSubscribed() {
-		ConnectionSubscription subscription = this.parts.subscription();
-		return (subscription != null) ? subscription.isSubscribed() : super.isSubscribed();
+		return this.parts.isSubscribed(super::isSubscribed);
 	}
 
 	@Override

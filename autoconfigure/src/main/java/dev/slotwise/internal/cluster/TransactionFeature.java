@@ -1,6 +1,8 @@
 package dev.slotwise.internal.cluster;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
@@ -27,7 +29,8 @@ public final class TransactionFeature {
 	}
 
 	/**
-	 * Returns the feature over Jedis: transactions on connections borrowed from Jedis's node pools.
+	 * Returns the feature over Jedis: transactions on connections borrowed from Jedis's node pools, a broken one given
+	 * back on the executor's releaser thread (the executor created when the first one breaks).
 	 * @param observers supplies what sees each transaction, asked when the feature starts
 	 * @return the feature
 	 */
@@ -35,8 +38,9 @@ public final class TransactionFeature {
 		Assert.notNull(observers, "'observers' must not be null");
 		return JedisClusterFeature.of(NAME, (runtime) -> {
 			TransactionObserver observer = observers.get();
+			Executor releaser = releaser(runtime);
 			return (connection) -> part(JedisTransactions.create(runtime.client(), runtime.topologyProvider(),
-					connection::isPipelinedOrQueueing, observer));
+					releaser, connection::isPipelinedOrQueueing, observer));
 		});
 	}
 
@@ -57,6 +61,24 @@ public final class TransactionFeature {
 			return (connection) -> part(transactions.create(Duration.ofMillis(factory.getTimeout()),
 					connection::isPipelinedOrQueueing, observer));
 		});
+	}
+
+	/**
+	 * The executor's releaser thread, looked up when a connection first breaks: an application whose transactions never
+	 * break a connection does not create the executor. Looked up while the application closes, the executor may be
+	 * refused: the connection is then handled as on a releaser that shut down.
+	 */
+	private static Executor releaser(JedisClusterRuntime runtime) {
+		return (task) -> {
+			Executor releaser;
+			try {
+				releaser = runtime.executor().releaser();
+			}
+			catch (RuntimeException ex) {
+				throw new RejectedExecutionException("No releaser thread: the application is closing", ex);
+			}
+			releaser.execute(task);
+		};
 	}
 
 	/**

@@ -25,7 +25,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * </ul>
  * A {@link MeterBinder}: counts made before Spring Boot binds the registry are kept and show once it does.
  */
-public final class PubSubMeters extends ClientMeterBinder<PubSubMeters.ClientObserver>
+public final class PubSubMeters extends CountingMeterBinder<PubSubMeters.ClientObserver>
 		implements PubSubObserver.Source {
 
 	/** Name of the subscriptions gauge. */
@@ -38,25 +38,15 @@ public final class PubSubMeters extends ClientMeterBinder<PubSubMeters.ClientObs
 	public static final String RECEIVED = "slotwise.pubsub.messages.received";
 
 	@Override
-	public PubSubObserver forClient(String client) {
-		return observer(client);
-	}
-
-	@Override
 	protected ClientObserver newObserver(String client) {
 		return new ClientObserver(client, registries());
-	}
-
-	@Override
-	protected void register(ClientObserver observer, MeterRegistry registry, String client) {
-		observer.register(registry);
 	}
 
 	private static String kind(boolean sharded) {
 		return sharded ? "sharded" : "classic";
 	}
 
-	static final class ClientObserver implements PubSubObserver {
+	static final class ClientObserver implements PubSubObserver, Counting {
 
 		private final String client;
 
@@ -73,7 +63,8 @@ public final class PubSubMeters extends ClientMeterBinder<PubSubMeters.ClientObs
 			this.registries = registries;
 		}
 
-		synchronized void register(MeterRegistry registry) {
+		@Override
+		public synchronized void register(MeterRegistry registry) {
 			resubscriptions(registry, false, this.classicResubscribed);
 			resubscriptions(registry, true, this.shardedResubscribed);
 			this.nodes.forEach((key, state) -> state.register(registry, this.client));

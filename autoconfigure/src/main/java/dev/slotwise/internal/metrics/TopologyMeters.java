@@ -30,7 +30,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * count from the start, so the refreshes a connection factory makes while it starts (before the binding) are not
  * lost: the meters read those counts.
  */
-public final class TopologyMeters extends ClientMeterBinder<TopologyMeters.ClientObserver>
+public final class TopologyMeters extends CountingMeterBinder<TopologyMeters.ClientObserver>
 		implements TopologyObserver.Source {
 
 	/** Name of the refresh timer. */
@@ -43,27 +43,12 @@ public final class TopologyMeters extends ClientMeterBinder<TopologyMeters.Clien
 	public static final String AGE = "slotwise.topology.age";
 
 
-	/**
-	 * Returns the observer that counts one client's topology work for every registry this binder is bound to.
-	 * @param client the client tag, {@code jedis} or {@code lettuce}
-	 * @return the observer, the same for every call with the same client
-	 */
-	@Override
-	public TopologyObserver forClient(String client) {
-		return observer(client);
-	}
-
 	@Override
 	protected ClientObserver newObserver(String client) {
 		return new ClientObserver(client);
 	}
 
-	@Override
-	protected void register(ClientObserver observer, MeterRegistry registry, String client) {
-		observer.register(registry);
-	}
-
-	final class ClientObserver implements TopologyObserver {
+	final class ClientObserver implements TopologyObserver, Counting {
 
 		private final Tags tags;
 
@@ -120,7 +105,8 @@ public final class TopologyMeters extends ClientMeterBinder<TopologyMeters.Clien
 			return (last == Long.MIN_VALUE) ? Double.NaN : System.nanoTime() - last;
 		}
 
-		void register(MeterRegistry registry) {
+		@Override
+		public void register(MeterRegistry registry) {
 			FunctionCounter.builder(LOOKUPS, this.hits, LongAdder::sum)
 				.description("Cluster topology lookups")
 				.tags(this.tags)

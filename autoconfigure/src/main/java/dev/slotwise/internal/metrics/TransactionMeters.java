@@ -24,7 +24,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * </ul>
  * A {@link MeterBinder}: counts made before Spring Boot binds the registry are kept and show once it does.
  */
-public final class TransactionMeters extends ClientMeterBinder<TransactionMeters.ClientObserver>
+public final class TransactionMeters extends CountingMeterBinder<TransactionMeters.ClientObserver>
 		implements TransactionObserver.Source {
 
 	/** Name of the transactions counter. */
@@ -34,21 +34,11 @@ public final class TransactionMeters extends ClientMeterBinder<TransactionMeters
 	public static final String COMMANDS = "slotwise.transactions.commands";
 
 	@Override
-	public TransactionObserver forClient(String client) {
-		return observer(client);
-	}
-
-	@Override
 	protected ClientObserver newObserver(String client) {
 		return new ClientObserver(client);
 	}
 
-	@Override
-	protected void register(ClientObserver observer, MeterRegistry registry, String client) {
-		observer.register(registry);
-	}
-
-	static final class ClientObserver implements TransactionObserver {
+	static final class ClientObserver implements TransactionObserver, Counting {
 
 		private final String client;
 
@@ -63,7 +53,8 @@ public final class TransactionMeters extends ClientMeterBinder<TransactionMeters
 			}
 		}
 
-		void register(MeterRegistry registry) {
+		@Override
+		public void register(MeterRegistry registry) {
 			this.counts.forEach((outcome, count) -> FunctionCounter.builder(TRANSACTIONS, count, LongAdder::sum)
 				.description("Transactions on the cluster, by how they ended")
 				.tag("client", this.client)

@@ -1,6 +1,5 @@
 package dev.slotwise.internal.multikey;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.slotwise.internal.observed.Observations;
@@ -89,11 +88,7 @@ public interface MultiKeyObserver {
 
 		@Override
 		public Observed start(MultiKeyCommand command, int keys) {
-			List<Observed> started = new ArrayList<>(this.observers.size());
-			for (MultiKeyObserver observer : this.observers) {
-				started.add(observer.start(command, keys));
-			}
-			return Observations.of(started);
+			return Observations.start(this.observers, (observer) -> observer.start(command, keys));
 		}
 
 		@Override

@@ -2,6 +2,7 @@ package dev.slotwise.internal.observed;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import dev.slotwise.internal.routing.NodeAddress;
 import org.jspecify.annotations.Nullable;
@@ -24,15 +25,26 @@ public final class Observations {
 		return Observers.combine(started, Observed.NONE, All::new);
 	}
 
+	/**
+	 * Starts an operation on each of several observers and combines what they started, as {@link #of} does.
+	 * @param <O> the observer type
+	 * @param observers the observers
+	 * @param start starts the operation on one observer
+	 * @return the combined operation
+	 */
+	public static <O> Observed start(List<O> observers, Function<? super O, Observed> start) {
+		List<Observed> started = new ArrayList<>(observers.size());
+		for (O observer : observers) {
+			started.add(start.apply(observer));
+		}
+		return of(started);
+	}
+
 	private record All(List<Observed> all) implements Observed {
 
 		@Override
 		public Observed batch(NodeAddress node, int commands) {
-			List<Observed> batches = new ArrayList<>(this.all.size());
-			for (Observed observed : this.all) {
-				batches.add(observed.batch(node, commands));
-			}
-			return of(batches);
+			return start(this.all, (observed) -> observed.batch(node, commands));
 		}
 
 		@Override

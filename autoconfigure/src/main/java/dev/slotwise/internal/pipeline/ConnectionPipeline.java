@@ -1,12 +1,8 @@
 package dev.slotwise.internal.pipeline;
 
-import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
@@ -25,7 +21,7 @@ public final class ConnectionPipeline {
 
 	private final Function<Class<?>, Object> direct;
 
-	private final Map<Class<?>, Object> recorders = new HashMap<>();
+	private final CommandProxies recorders = new CommandProxies(this::record);
 
 	private @Nullable List<QueuedCommand> queue;
 
@@ -59,13 +55,7 @@ public final class ConnectionPipeline {
 	 * @return the recording commands
 	 */
 	public <T> T commands(Class<T> group) {
-		Object recorder = this.recorders.get(group);
-		if (recorder == null) {
-			InvocationHandler handler = (proxy, method, args) -> record(group, proxy, method, args);
-			recorder = Proxy.newProxyInstance(group.getClassLoader(), new Class<?>[] { group }, handler);
-			this.recorders.put(group, recorder);
-		}
-		return group.cast(recorder);
+		return this.recorders.get(group);
 	}
 
 	private @Nullable Object record(Class<?> group, Object proxy, Method method, @Nullable Object @Nullable [] args) {

@@ -1,6 +1,5 @@
 package dev.slotwise.internal.pipeline;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.slotwise.internal.observed.Observations;
@@ -95,11 +94,7 @@ public interface PipelineObserver {
 
 		@Override
 		public Observed start(int commands) {
-			List<Observed> started = new ArrayList<>(this.observers.size());
-			for (PipelineObserver observer : this.observers) {
-				started.add(observer.start(commands));
-			}
-			return Observations.of(started);
+			return Observations.start(this.observers, (observer) -> observer.start(commands));
 		}
 
 		@Override

@@ -5,12 +5,12 @@ import java.util.function.Function;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
 import dev.slotwise.pubsub.ShardedPubSub;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.Subscription;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The {@link ShardedPubSub} of an application's connection factory, resolved on first use, so that the bean exists
@@ -31,7 +31,7 @@ public final class LazyShardedPubSub implements ShardedPubSub {
 
 	private final Function<String, PubSubObserver> observers;
 
-	private volatile @Nullable ShardedPubSub delegate;
+	private final SingletonSupplier<ShardedPubSub> delegate = SingletonSupplier.of(this::resolve);
 
 	/**
 	 * Creates the sharded pub/sub of a connection factory.
@@ -57,17 +57,7 @@ public final class LazyShardedPubSub implements ShardedPubSub {
 	}
 
 	private ShardedPubSub delegate() {
-		ShardedPubSub delegate = this.delegate;
-		if (delegate == null) {
-			synchronized (this) {
-				delegate = this.delegate;
-				if (delegate == null) {
-					delegate = resolve();
-					this.delegate = delegate;
-				}
-			}
-		}
-		return delegate;
+		return this.delegate.obtain();
 	}
 
 	private ShardedPubSub resolve() {

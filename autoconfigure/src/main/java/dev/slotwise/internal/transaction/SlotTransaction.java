@@ -1,11 +1,8 @@
 package dev.slotwise.internal.transaction;
 
-import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,6 +10,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 import dev.slotwise.internal.observed.Observed;
+import dev.slotwise.internal.pipeline.CommandProxies;
 import dev.slotwise.internal.transaction.NodeSessions.Session;
 import dev.slotwise.internal.transaction.TransactionObserver.Outcome;
 import org.jspecify.annotations.Nullable;
@@ -60,7 +58,7 @@ final class SlotTransaction implements ClusterTransaction {
 
 	private final TransactionObserver observer;
 
-	private final Map<Class<?>, Object> queueing = new HashMap<>();
+	private final CommandProxies queueing = new CommandProxies(this::queue);
 
 	private @Nullable Session session;
 
@@ -121,13 +119,7 @@ final class SlotTransaction implements ClusterTransaction {
 
 	@Override
 	public <T> T commands(Class<T> group) {
-		Object commands = this.queueing.get(group);
-		if (commands == null) {
-			InvocationHandler handler = (proxy, method, args) -> queue(group, proxy, method, args);
-			commands = Proxy.newProxyInstance(group.getClassLoader(), new Class<?>[] { group }, handler);
-			this.queueing.put(group, commands);
-		}
-		return group.cast(commands);
+		return this.queueing.get(group);
 	}
 
 	private @Nullable Object queue(Class<?> group, Object proxy, Method method, @Nullable Object @Nullable [] args)

@@ -1,6 +1,5 @@
 package dev.slotwise.internal.transaction;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -108,11 +107,7 @@ public interface TransactionObserver {
 
 		@Override
 		public Observed start() {
-			List<Observed> started = new ArrayList<>(this.observers.size());
-			for (TransactionObserver observer : this.observers) {
-				started.add(observer.start());
-			}
-			return Observations.of(started);
+			return Observations.start(this.observers, (observer) -> observer.start());
 		}
 
 		@Override

@@ -4,16 +4,21 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
 import dev.slotwise.internal.metrics.TransactionMeters;
+import dev.slotwise.internal.multikey.jedis.MultiKeyExecutor;
 import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.StandaloneRedisServer;
@@ -22,6 +27,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -59,6 +65,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class ClusterTransactionIntegrationTests {
 
 	private static final String REFUSAL = "MULTI is currently not supported in cluster mode";
+
+	private static final String RELEASE_CLIENT = "slotwise-tx-release";
 
 	private static StandaloneRedisServer standalone;
 
@@ -142,6 +150,70 @@ class ClusterTransactionIntegrationTests {
 			}));
 			assertThat(results).containsExactly(true);
 		});
+	}
+
+	/**
+	 * A transaction ended with its state in doubt destroys its Jedis connection, and the pool opens the replacement as
+	 * it takes the broken one back: towards a node that accepts connections but does not answer, that handshake would
+	 * hold the caller for a whole socket timeout. It is done on the executor's releaser thread: held busy here, the
+	 * refusal returns with no new connection on the master, which appears once the releaser is let go.
+	 */
+	@Test
+	void aConnectionDestroyedByATransactionIsReplacedOnTheReleaserThreadNotTheCallers(RedisTestCluster cluster) {
+		RedisNode master = cluster.masterServing("{a}x");
+		clusterRunner("jedis", cluster).withPropertyValues("spring.data.redis.client-name=" + RELEASE_CLIENT)
+			.run((context) -> {
+				StringRedisTemplate template = template(context);
+				SessionCallback<List<Object>> oneSlot = session((ops) -> {
+					ops.multi();
+					ops.opsForValue().set("{a}x", "1");
+					return ops.exec();
+				});
+				assertThat(template.execute(oneSlot)).containsExactly(true);
+				Set<String> before = releaseClients(cluster, master);
+				assertThat(before).as("the transaction's pooled connection").isNotEmpty();
+				CountDownLatch releaserHeld = new CountDownLatch(1);
+				context.getBean(MultiKeyExecutor.class).releaser().execute(() -> {
+					try {
+						releaserHeld.await();
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				});
+				try {
+					// A key of another slot after MULTI: refused, the connection (in MULTI) destroyed.
+					assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)
+						.isThrownBy(() -> template.execute(session((ops) -> {
+							ops.multi();
+							ops.opsForValue().set("{a}x", "1");
+							ops.opsForValue().set("{b}y", "2");
+							return ops.exec();
+						})))
+						.withMessageContaining("the transaction was discarded");
+					assertThat(releaseClients(cluster, master)).as("connections opened by the caller")
+						.isSubsetOf(before);
+				}
+				finally {
+					releaserHeld.countDown();
+				}
+				long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+				while (before.containsAll(releaseClients(cluster, master)) && System.nanoTime() < deadline) {
+					Thread.sleep(20);
+				}
+				Set<String> opened = releaseClients(cluster, master);
+				opened.removeAll(before);
+				assertThat(opened).as("connections opened on the releaser thread").hasSize(1);
+				assertThat(template.execute(oneSlot)).containsExactly(true);
+			});
+	}
+
+	private static Set<String> releaseClients(RedisTestCluster cluster, RedisNode node) {
+		return cluster.clients(node)
+			.stream()
+			.filter((fields) -> RELEASE_CLIENT.equals(fields.get("name")))
+			.map((fields) -> fields.get("id"))
+			.collect(Collectors.toCollection(TreeSet::new));
 	}
 
 	@ParameterizedTest
