@@ -124,7 +124,18 @@ class NearCacheMetersIntegrationTests {
 				assertThat(nearCache.cache().peek(keyBytes)).isNull();
 				// Tracking comes back on its own, and the gauge says so.
 				awaitTracking(nearCache, cluster, registry);
+				assertThat(countingThreads()).isOne();
 			});
+		// The thread counting entries per master ends with the context.
+		await(() -> countingThreads() == 0);
+	}
+
+	private static long countingThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.isAlive() && thread.getName().equals("slotwise-near-cache-meters"))
+			.count();
 	}
 
 	private static void awaitTracking(NearCacheRuntime nearCache, RedisTestCluster cluster, MeterRegistry registry) {
