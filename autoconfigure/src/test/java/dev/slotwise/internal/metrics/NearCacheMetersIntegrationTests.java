@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
+import dev.slotwise.autoconfigure.SlotwiseCacheAutoConfiguration;
+import dev.slotwise.autoconfigure.SlotwiseNearCacheAutoConfiguration;
 import dev.slotwise.internal.nearcache.NearCacheRuntime;
 import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
@@ -19,9 +21,14 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ClientKillParams;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.Cache;
+import org.springframework.cache.CacheManager;
+import org.springframework.cache.annotation.EnableCaching;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -128,6 +135,62 @@ class NearCacheMetersIntegrationTests {
 			});
 		// The thread counting entries per master ends with the context.
 		await(() -> countingThreads() == 0);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void springCacheHitsAndMissesAreCountedAndAClearIsAFlush(String client, RedisTestCluster cluster) {
+		this.runner
+			.withConfiguration(AutoConfigurations.of(CacheAutoConfiguration.class, SlotwiseCacheAutoConfiguration.class,
+					SlotwiseNearCacheAutoConfiguration.class))
+			.withUserConfiguration(Caching.class)
+			.withPropertyValues("spring.data.redis.client-type=" + client,
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), "spring.cache.type=redis",
+					"spring.cache.cache-names=metered")
+			.run((context) -> {
+				Cache cache = context.getBean(CacheManager.class).getCache("metered");
+				NearCacheRuntime nearCache = context.getBean(NearCacheRuntime.class);
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				cache.put("k", "v");
+				awaitTracking(nearCache, cluster, registry);
+				// Misses until kept (the put is asynchronous over Lettuce, and invalidated twice), then hits only.
+				cluster.resetStats();
+				double hits = reads(registry, "hit");
+				double misses = reads(registry, "miss");
+				do {
+					Cache.ValueWrapper value = cache.get("k");
+					if (value != null) {
+						assertThat(value.get()).isEqualTo("v");
+					}
+					sleep(10);
+				}
+				while (nearCache.cache().size() == 0);
+				double missed = reads(registry, "miss") - misses;
+				for (int i = 0; i < 10; i++) {
+					assertThat(cache.get("k").get()).isEqualTo("v");
+				}
+				assertThat(reads(registry, "hit") - hits).isEqualTo(10);
+				assertThat(reads(registry, "miss") - misses).isEqualTo(missed).isPositive()
+					.isEqualTo(cluster.totalCommandCalls("get"));
+				// clear() drops the cache's entries: a flush of cause clear that dropped one entry.
+				double clears = registry.get(NearCacheMeters.FLUSHES).tag("cause", "clear").functionCounter().count();
+				double cleared = registry.get(NearCacheMeters.FLUSHED_ENTRIES)
+					.tag("cause", "clear")
+					.functionCounter()
+					.count();
+				cache.clear();
+				assertThat(registry.get(NearCacheMeters.FLUSHES).tag("cause", "clear").functionCounter().count() - clears)
+					.isGreaterThanOrEqualTo(1);
+				assertThat(registry.get(NearCacheMeters.FLUSHED_ENTRIES).tag("cause", "clear").functionCounter().count()
+						- cleared)
+					.isEqualTo(1);
+			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableCaching
+	static class Caching {
+
 	}
 
 	private static long countingThreads() {
