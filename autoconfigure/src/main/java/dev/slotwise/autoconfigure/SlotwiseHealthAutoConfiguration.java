@@ -1,7 +1,9 @@
 package dev.slotwise.autoconfigure;
 
 import dev.slotwise.internal.health.ClusterHealthIndicator;
+import dev.slotwise.internal.nearcache.NearCacheRuntime;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -24,7 +26,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@link ClusterHealthIndicator} per connection factory, in place of Spring Boot's (which sends {@code CLUSTER INFO}
  * and, through Spring Data Redis's topology, {@code CLUSTER NODES}). It backs off when the application defines its
  * own {@code redisHealthIndicator} or {@code redisHealthContributor}, with {@code management.health.redis.enabled=false}
- * and with {@code slotwise.enabled=false}.
+ * and with {@code slotwise.enabled=false}. With the near cache on, its details show the invalidation link to each node.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class, before = { DataRedisHealthContributorAutoConfiguration.class,
 		DataRedisReactiveHealthContributorAutoConfiguration.class })
@@ -36,8 +38,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 public final class SlotwiseHealthAutoConfiguration
 		extends CompositeHealthContributorConfiguration<ClusterHealthIndicator, RedisConnectionFactory> {
 
-	SlotwiseHealthAutoConfiguration() {
-		super(ClusterHealthIndicator::new);
+	SlotwiseHealthAutoConfiguration(ObjectProvider<NearCacheRuntime> nearCache) {
+		// The near cache (slotwise.near-cache.enabled) adds its invalidation links to the details, never to the status.
+		super((factory) -> new ClusterHealthIndicator(factory, nearCache::getIfAvailable));
 	}
 
 	@Bean

@@ -7,16 +7,20 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.slotwise.internal.cluster.JedisClusterFeature;
 import dev.slotwise.internal.cluster.LettuceClusterFeature;
 import dev.slotwise.internal.cluster.NearCacheFeature;
+import dev.slotwise.internal.metrics.NearCacheMeters;
 import dev.slotwise.internal.nearcache.NearCache;
 import dev.slotwise.internal.nearcache.NearCacheObserver;
 import dev.slotwise.internal.nearcache.NearCacheRuntime;
 import dev.slotwise.internal.nearcache.NearCacheSettings;
+import dev.slotwise.internal.nearcache.RemoteReadObserver;
 import io.lettuce.core.RedisClient;
+import io.micrometer.core.instrument.MeterRegistry;
 import redis.clients.jedis.Jedis;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -59,7 +63,31 @@ class SlotwiseNearCacheConfiguration {
 				.toList();
 			NearCacheSettings settings = new NearCacheSettings(nearCache.getMaxEntries(),
 					nearCache.getMaxBytes().toBytes(), nearCache.getTimeToLive(), prefixes);
-			return new NearCacheRuntime(new NearCache(settings, observer.getIfAvailable(() -> NearCacheObserver.NONE)));
+			NearCacheObserver seen = observer.getIfAvailable(() -> NearCacheObserver.NONE);
+			NearCacheRuntime runtime = new NearCacheRuntime(new NearCache(settings, seen));
+			seen.bind(runtime);
+			return runtime;
+		}
+
+		static RemoteReadObserver remoteReads(ObjectProvider<RemoteReadObserver.Source> sources, String client) {
+			RemoteReadObserver.Source source = sources.getIfAvailable();
+			return (source != null) ? source.forClient(client) : RemoteReadObserver.NONE;
+		}
+
+		/**
+		 * Near cache meters, when Micrometer is present and {@code slotwise.metrics.enabled} is not false.
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(MeterRegistry.class)
+		@ConditionalOnBooleanProperty(name = "slotwise.metrics.enabled", matchIfMissing = true)
+		static class NearCacheMetersConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean(NearCacheObserver.class)
+			NearCacheMeters slotwiseNearCacheMeters() {
+				return new NearCacheMeters();
+			}
+
 		}
 
 		@Configuration(proxyBeanMethods = false)
@@ -68,8 +96,10 @@ class SlotwiseNearCacheConfiguration {
 
 			@Bean
 			@Order(SlotwiseOrder.NEAR_CACHE_FEATURE)
-			JedisClusterFeature slotwiseJedisNearCacheFeature(NearCacheRuntime nearCache) {
-				return NearCacheFeature.jedis(nearCache);
+			JedisClusterFeature slotwiseJedisNearCacheFeature(NearCacheRuntime nearCache,
+					ObjectProvider<RemoteReadObserver.Source> observations) {
+				return NearCacheFeature.jedis(nearCache,
+						() -> remoteReads(observations, SlotwiseJedisConfiguration.CLIENT));
 			}
 
 		}
@@ -80,8 +110,10 @@ class SlotwiseNearCacheConfiguration {
 
 			@Bean
 			@Order(SlotwiseOrder.NEAR_CACHE_FEATURE)
-			LettuceClusterFeature slotwiseLettuceNearCacheFeature(NearCacheRuntime nearCache) {
-				return NearCacheFeature.lettuce(nearCache);
+			LettuceClusterFeature slotwiseLettuceNearCacheFeature(NearCacheRuntime nearCache,
+					ObjectProvider<RemoteReadObserver.Source> observations) {
+				return NearCacheFeature.lettuce(nearCache,
+						() -> remoteReads(observations, SlotwiseLettuceConfiguration.CLIENT));
 			}
 
 		}

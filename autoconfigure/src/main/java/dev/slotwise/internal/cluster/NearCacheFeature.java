@@ -1,11 +1,15 @@
 package dev.slotwise.internal.cluster;
 
+import java.util.function.Supplier;
+
 import dev.slotwise.internal.nearcache.JedisNearCacheSupport;
 import dev.slotwise.internal.nearcache.LettuceNearCacheSupport;
 import dev.slotwise.internal.nearcache.NearCache;
 import dev.slotwise.internal.nearcache.NearCacheBuffers;
 import dev.slotwise.internal.nearcache.NearCacheCommands;
 import dev.slotwise.internal.nearcache.NearCacheRuntime;
+import dev.slotwise.internal.nearcache.RemoteReadObserver;
+import dev.slotwise.internal.nearcache.RemoteReads;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 
@@ -32,10 +36,23 @@ public final class NearCacheFeature {
 	 * @return the feature
 	 */
 	public static JedisClusterFeature jedis(NearCacheRuntime nearCache) {
+		return jedis(nearCache, () -> RemoteReadObserver.NONE);
+	}
+
+	/**
+	 * Returns the feature over Jedis, with the reads sent to Redis observed.
+	 * @param nearCache the near cache, owned by the caller
+	 * @param observer what watches the reads that missed, resolved when the factory starts
+	 * @return the feature
+	 */
+	public static JedisClusterFeature jedis(NearCacheRuntime nearCache, Supplier<RemoteReadObserver> observer) {
 		Assert.notNull(nearCache, "'nearCache' must not be null");
-		return JedisClusterFeature.of(NAME, (runtime) -> (connection) -> {
-			JedisNearCacheSupport.ensureTracking(nearCache, runtime.client(), runtime.topologyProvider());
-			return layer(nearCache.cache(), connection);
+		return JedisClusterFeature.of(NAME, (runtime) -> {
+			RemoteReadObserver remote = observer.get();
+			return (connection) -> {
+				JedisNearCacheSupport.ensureTracking(nearCache, runtime.client(), runtime.topologyProvider());
+				return layer(nearCache.cache(), connection, remote);
+			};
 		});
 	}
 
@@ -45,8 +62,19 @@ public final class NearCacheFeature {
 	 * @return the feature
 	 */
 	public static LettuceClusterFeature lettuce(NearCacheRuntime nearCache) {
+		return lettuce(nearCache, () -> RemoteReadObserver.NONE);
+	}
+
+	/**
+	 * Returns the feature over Lettuce, with the reads sent to Redis observed.
+	 * @param nearCache the near cache, owned by the caller
+	 * @param observer what watches the reads that missed, resolved when the factory starts
+	 * @return the feature
+	 */
+	public static LettuceClusterFeature lettuce(NearCacheRuntime nearCache, Supplier<RemoteReadObserver> observer) {
 		Assert.notNull(nearCache, "'nearCache' must not be null");
 		return LettuceClusterFeature.of(NAME, (runtime) -> {
+			RemoteReadObserver remote = observer.get();
 			Runnable ensureTracking = () -> {
 				AbstractRedisClient client = runtime.factory().getNativeClient();
 				if (client instanceof RedisClusterClient cluster) {
@@ -59,17 +87,20 @@ public final class NearCacheFeature {
 			runtime.factory().setReactiveNearCache(new NearCacheBuffers(nearCache.cache(), ensureTracking));
 			return (connection) -> {
 				ensureTracking.run();
-				return layer(nearCache.cache(), connection);
+				return layer(nearCache.cache(), connection, remote);
 			};
 		});
 	}
 
-	private static ConnectionPart layer(NearCache cache, ConnectionView connection) {
+	private static ConnectionPart layer(NearCache cache, ConnectionView connection, RemoteReadObserver remote) {
 		return new ConnectionPart() {
 
 			@Override
 			public RedisStringCommands strings(RedisStringCommands next) {
-				return NearCacheCommands.strings(cache, next, connection::isPipelinedOrQueueing);
+				// Observed behind the near cache, where only the reads that missed arrive: a hit costs nothing more.
+				RedisStringCommands behind = (remote == RemoteReadObserver.NONE) ? next
+						: RemoteReads.strings(cache, next, remote, connection::isPipelinedOrQueueing);
+				return NearCacheCommands.strings(cache, behind, connection::isPipelinedOrQueueing);
 			}
 
 			@Override

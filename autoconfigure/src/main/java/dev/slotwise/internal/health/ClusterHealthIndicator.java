@@ -8,11 +8,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
 import dev.slotwise.internal.health.FastPaths;
 import dev.slotwise.internal.compat.JedisNodePools;
+import dev.slotwise.internal.nearcache.NearCacheRuntime;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Connection;
@@ -40,7 +42,9 @@ import org.springframework.util.ClassUtils;
  * application traffic, at most once per {@code slotwise.topology.cache-ttl}), so a check never sends
  * {@code CLUSTER NODES} while that topology exists — only the first check of an idle application, or the check after
  * a failed probe, fetches one. Details list every node with its role, slot count and flags, and, for Jedis, its
- * pool's connections.
+ * pool's connections. With the near cache on, {@code nearCache} shows its invalidation link to each node and why the
+ * servers refused tracking, if they did; it never makes the status {@code DOWN}: without its links the near cache
+ * sends reads to Redis.
  * <p>
  * Any other connection factory is checked by Spring Boot's own {@link DataRedisHealthIndicator}.
  */
@@ -55,6 +59,8 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 
 	private final @Nullable HealthIndicator fallback;
 
+	private final Supplier<@Nullable NearCacheRuntime> nearCache;
+
 	private final AtomicInteger turn = new AtomicInteger();
 
 	/** Outcome of each master's last probe: {@code null} value when it answered, the error otherwise. */
@@ -67,9 +73,21 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 	 * @param connectionFactory the factory; a non-Slotwise one is checked by Spring Boot's indicator
 	 */
 	public ClusterHealthIndicator(RedisConnectionFactory connectionFactory) {
+		this(connectionFactory, () -> null);
+	}
+
+	/**
+	 * Creates an indicator for one connection factory, with the near cache's invalidation links in its details.
+	 * @param connectionFactory the factory; a non-Slotwise one is checked by Spring Boot's indicator
+	 * @param nearCache the near cache, {@code null} when it is off
+	 */
+	public ClusterHealthIndicator(RedisConnectionFactory connectionFactory,
+			Supplier<@Nullable NearCacheRuntime> nearCache) {
 		super("Redis Cluster health check failed");
 		Assert.notNull(connectionFactory, "'connectionFactory' must not be null");
+		Assert.notNull(nearCache, "'nearCache' must not be null");
 		this.connectionFactory = connectionFactory;
+		this.nearCache = nearCache;
 		this.fallback = isSlotwise(connectionFactory) ? null : new DataRedisHealthIndicator(connectionFactory);
 	}
 
@@ -112,6 +130,11 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("unreachableMasters", unreachable)
 			.withDetail("nodes", nodeDetails(topology))
 			.withDetail("fastPaths", FastPaths.describe(FastPaths.of(this.connectionFactory)));
+		NearCacheRuntime nearCache = this.nearCache.get();
+		if (nearCache != null) {
+			// A detail only: without its links the near cache sends reads to Redis, and the application works.
+			builder.withDetail("nearCache", NearCacheDetails.of(nearCache));
+		}
 		if (slotsCovered == SLOTS && !masters.isEmpty() && unreachable.isEmpty()) {
 			builder.up();
 		}

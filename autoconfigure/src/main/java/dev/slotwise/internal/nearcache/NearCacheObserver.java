@@ -49,4 +49,12 @@ public interface NearCacheObserver {
 	default void bind(NearCache cache) {
 	}
 
+	/**
+	 * Hands the observer the runtime once it exists, for gauges that need the cluster's view (entries per master,
+	 * invalidation links).
+	 * @param runtime the runtime
+	 */
+	default void bind(NearCacheRuntime runtime) {
+	}
+
 }

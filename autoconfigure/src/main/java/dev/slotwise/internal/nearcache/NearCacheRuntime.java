@@ -2,6 +2,8 @@ package dev.slotwise.internal.nearcache;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -10,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import dev.slotwise.internal.routing.NodeAddress;
+import dev.slotwise.internal.routing.SlotHash;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -159,6 +163,30 @@ public final class NearCacheRuntime implements DisposableBean, SmartInitializing
 			var owner = view.owner(slot);
 			return (owner != null) ? owner.toString() : null;
 		});
+	}
+
+	/**
+	 * Returns the masters of the cluster as the tracking last saw it, for the entries-per-master gauge (masters that
+	 * hold no entry included).
+	 * @return the masters, {@code host:port}, sorted; empty before tracking started
+	 */
+	public Set<String> masters() {
+		Tracking tracking;
+		synchronized (this) {
+			tracking = this.tracking;
+		}
+		Shards view = (tracking != null) ? tracking.view() : Shards.NONE;
+		Set<String> masters = new TreeSet<>();
+		NodeAddress last = null;
+		for (int slot = 0; slot < SlotHash.SLOT_COUNT; slot++) {
+			NodeAddress owner = view.owner(slot);
+			// Slots come in ranges: compare with the previous owner before building a string.
+			if (owner != null && !owner.equals(last)) {
+				masters.add(owner.toString());
+			}
+			last = owner;
+		}
+		return masters;
 	}
 
 	@Override

@@ -18,7 +18,13 @@ public enum SlotwiseObservationKind {
 	PIPELINE_BATCH("slotwise.pipeline.batch"),
 
 	/** One transaction on a cluster: from {@code multi()} (or its first {@code watch}) to its end. */
-	TRANSACTION("slotwise.transaction");
+	TRANSACTION("slotwise.transaction"),
+
+	/**
+	 * A template read of keys under {@code slotwise.near-cache.key-prefixes} that the near cache did not answer from
+	 * memory and sent to Redis (hits are counted by the meters, not observed).
+	 */
+	NEAR_CACHE("slotwise.near-cache");
 
 	private final String observationName;
 

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
+import dev.slotwise.internal.nearcache.NearCacheRuntime;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -117,6 +118,46 @@ class PrometheusMeterNamesIntegrationTests {
 					assertThat(samples.get("slotwise_pool_connections_opened_total")).isPositive();
 					assertThat(samples.get("slotwise_executor_completed_tasks_total")).isPositive();
 				}
+			});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis", "lettuce" })
+	void theNearCacheMetersReachTheScrapeUnderTheirPrometheusNames(String client, RedisTestCluster cluster) {
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=" + client,
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), "slotwise.near-cache.enabled=true",
+					"slotwise.near-cache.key-prefixes=prom:")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				org.springframework.data.redis.core.StringRedisTemplate template = context
+					.getBean(org.springframework.data.redis.core.StringRedisTemplate.class);
+				NearCacheRuntime nearCache = context.getBean(NearCacheRuntime.class);
+				template.opsForValue().set("prom:a", "1");
+				long deadline = System.nanoTime() + 20_000_000_000L;
+				while (nearCache.links().size() < cluster.nodes().size()
+						|| !nearCache.links().values().stream().allMatch("ready"::equals)) {
+					assertThat(System.nanoTime()).as("links ready").isLessThan(deadline);
+					Thread.sleep(20);
+				}
+				for (int i = 0; i < 10; i++) {
+					template.opsForValue().get("prom:a");
+					Thread.sleep(20);
+				}
+				context.getBean(NearCacheMeters.class).refresh();
+				Map<String, Double> samples = PrometheusText
+					.slotwiseSamples(context.getBean(PrometheusMeterRegistry.class).scrape());
+				assertThat(samples.keySet().stream().filter((name) -> name.startsWith("slotwise_near_cache_")).sorted())
+					.containsExactly(
+						"slotwise_near_cache_entries", "slotwise_near_cache_evictions_total",
+						"slotwise_near_cache_flushes_entries_total", "slotwise_near_cache_flushes_total",
+						"slotwise_near_cache_invalidations_keys_total", "slotwise_near_cache_invalidations_total",
+						"slotwise_near_cache_links", "slotwise_near_cache_master_entries",
+						"slotwise_near_cache_reads_total", "slotwise_near_cache_size_bytes");
+				assertThat(samples.get("slotwise_near_cache_reads_total")).isEqualTo(10);
+				assertThat(samples.get("slotwise_near_cache_links")).isEqualTo(cluster.nodes().size());
+				assertThat(samples.get("slotwise_near_cache_master_entries"))
+					.isEqualTo(samples.get("slotwise_near_cache_entries"));
 			});
 	}
 
