@@ -34,6 +34,14 @@ interface InvalidationLink {
 	boolean isOpen();
 
 	/**
+	 * Called on every tracking check: a link that has heard nothing from its node for a while asks it for a sign of
+	 * life, and reports itself lost when none comes, so that a connection that died silently (a network partition
+	 * without a reset) is not taken for a quiet one for long.
+	 */
+	default void heartbeat() {
+	}
+
+	/**
 	 * Ends the link and releases its connection (the node drops the tracking with it). Never blocks on a dead node.
 	 */
 	void close();

@@ -34,6 +34,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class LettuceInvalidationLink implements InvalidationLink {
 
+	/** How often a link asks its node for a sign of life, and how long it waits for the answer. */
+	private static final Duration HEARTBEAT = Duration.ofSeconds(1);
+
 	/** The longest the connection and the tracking handshake may take before the link is given up. */
 	private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(10);
 
@@ -54,6 +57,11 @@ final class LettuceInvalidationLink implements InvalidationLink {
 	private volatile @Nullable StatefulRedisConnection<byte[], byte[]> connection;
 
 	private volatile boolean ended;
+
+	/** When the last PING was sent, from {@link System#nanoTime()}; 0 while none is outstanding. */
+	private final java.util.concurrent.atomic.AtomicLong pingSentAt = new java.util.concurrent.atomic.AtomicLong();
+
+	private volatile long lastPing = System.nanoTime();
 
 	private volatile boolean closing;
 
@@ -131,6 +139,27 @@ final class LettuceInvalidationLink implements InvalidationLink {
 	@Override
 	public boolean isOpen() {
 		return !this.ended && !this.closing;
+	}
+
+	@Override
+	public void heartbeat() {
+		StatefulRedisConnection<byte[], byte[]> connection = this.connection;
+		long now = System.nanoTime();
+		if (connection == null || !this.ready.isDone() || !isOpen()
+				|| now - this.lastPing < HEARTBEAT.toNanos() || !this.pingSentAt.compareAndSet(0, now)) {
+			return;
+		}
+		this.lastPing = now;
+		// A dropped connection is reported by the client's disconnect event; a silent one only by a PING that gets
+		// no answer.
+		connection.async().ping().toCompletableFuture().orTimeout(HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS)
+			.whenComplete((pong, failure) -> {
+				this.pingSentAt.set(0);
+				if (failure != null && isOpen()) {
+					end();
+					this.events.lost(this, failure);
+				}
+			});
 	}
 
 	@Override

@@ -154,6 +154,11 @@ final class Tracking implements AutoCloseable {
 		}
 		this.cache.untrack(onlyTracked(untracked), "link-lost");
 		this.cache.track(tracked);
+		this.nodes.values().forEach((link) -> {
+			if (link.ready) {
+				link.link.heartbeat();
+			}
+		});
 		// A link lost while this check ran untracked its shard before the line above may have tracked it again:
 		// links close before they report, so looking once more after tracking catches every such loss.
 		for (Map.Entry<NodeAddress, Link> entry : this.nodes.entrySet()) {
@@ -197,7 +202,9 @@ final class Tracking implements AutoCloseable {
 		}
 		Link held = new Link(link);
 		this.nodes.put(node, held);
-		link.ready().whenComplete((ignored, failure) -> {
+		// On the scheduler, never on the client's thread that completes it: refuse() takes this object's lock, which a
+		// check holds while it may wait on that very thread.
+		link.ready().whenCompleteAsync((ignored, failure) -> {
 			if (failure == null) {
 				held.ready = true;
 				checkSoon();
@@ -213,7 +220,17 @@ final class Tracking implements AutoCloseable {
 				this.fresh.set(true);
 				checkSoon();
 			}
-		});
+		}, this::runQuietly);
+	}
+
+	/** Runs a task on the scheduler, or not at all once the near cache stopped. */
+	private void runQuietly(Runnable task) {
+		try {
+			this.scheduler.execute(task);
+		}
+		catch (java.util.concurrent.RejectedExecutionException ex) {
+			// Stopped: nothing is tracked any more.
+		}
 	}
 
 	private static Throwable unwrap(Throwable failure) {
@@ -262,10 +279,15 @@ final class Tracking implements AutoCloseable {
 
 	private void checkSoon() {
 		if (!this.closed && this.soon.compareAndSet(false, true)) {
-			this.scheduler.schedule(() -> {
-				this.soon.set(false);
-				checkQuietly();
-			}, 10, TimeUnit.MILLISECONDS);
+			try {
+				this.scheduler.schedule(() -> {
+					this.soon.set(false);
+					checkQuietly();
+				}, 10, TimeUnit.MILLISECONDS);
+			}
+			catch (java.util.concurrent.RejectedExecutionException ex) {
+				// Stopped: nothing is tracked any more.
+			}
 		}
 	}
 

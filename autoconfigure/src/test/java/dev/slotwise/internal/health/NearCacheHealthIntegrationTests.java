@@ -9,8 +9,6 @@ import dev.slotwise.autoconfigure.SlotwiseHealthAutoConfiguration;
 import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import dev.slotwise.test.cluster.WithRedisCluster;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
@@ -65,18 +63,9 @@ class NearCacheHealthIntegrationTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "jedis" })
+	@ValueSource(strings = { "jedis", "lettuce" })
 	void aRefusalIsShownAndTheStatusStaysUp(String client, RedisTestCluster cluster) {
 		refusal(client, cluster);
-	}
-
-	@Test
-	@Disabled("Over Lettuce a refusal deadlocks: Tracking.check() holds the Tracking monitor while "
-			+ "LettuceInvalidationLink.start() waits for a connection on the event loop, and that event loop runs the "
-			+ "refusal callback of an earlier link, Tracking.refuse(), which waits for the monitor; the context then "
-			+ "hangs on close. Enable once Tracking no longer opens links under its lock")
-	void aRefusalIsShownAndTheStatusStaysUpOverLettuce(RedisTestCluster cluster) {
-		refusal("lettuce", cluster);
 	}
 
 	private void refusal(String client, RedisTestCluster cluster) {
