@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every thread Slotwise starts belongs to an object whose lifecycle ends it: once the application context closes, no
  * thread named {@code slotwise-*} is alive, over either client, after cross-slot calls (imperative and reactive),
- * replica reads, metrics and pre-warm have run.
+ * replica reads, metrics, pre-warm and the near cache's tracking have run.
  */
 @WithRedisCluster
 class ThreadsOwnedIntegrationTests {
@@ -41,7 +41,8 @@ class ThreadsOwnedIntegrationTests {
 		MultiKeyTestSupport.runner("jedis", cluster)
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-			.withPropertyValues("slotwise.multikey.read-from=replica-preferred")
+			.withPropertyValues("slotwise.multikey.read-from=replica-preferred", "slotwise.near-cache.enabled=true",
+					"slotwise.near-cache.key-prefixes=k")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				crossSlotCalls(context.getBean(StringRedisTemplate.class));
@@ -56,6 +57,7 @@ class ThreadsOwnedIntegrationTests {
 		MultiKeyTestSupport.runner("lettuce", cluster)
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("slotwise.near-cache.enabled=true", "slotwise.near-cache.key-prefixes=k")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				crossSlotCalls(context.getBean(StringRedisTemplate.class));
