@@ -46,6 +46,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * across the cluster returns every key (Spring Data Redis refuses it over Jedis) through Slotwise's cursor. Pub/sub:
  * on how many masters a keyspace-event pattern is subscribed ({@code PUBSUB NUMPAT}). Transactions: whether a
  * {@code MULTI}/{@code EXEC} on one slot runs (the master executed one {@code EXEC}) or Spring Data Redis refuses it.
+ * The near cache (on in every variant but its own and {@code slotwise.enabled=false}): whether repeated reads of a
+ * covered key reach the servers every time.
  */
 @WithRedisCluster
 class FeatureMatrixIntegrationTests {
@@ -71,15 +73,18 @@ class FeatureMatrixIntegrationTests {
 	@ParameterizedTest(name = "{0}, off: {1}")
 	@MethodSource("variants")
 	void eachFeatureWorksWithAnyOtherSwitchedOff(String client, Feature off, RedisTestCluster cluster) {
+		// The near cache is off by default (it changes what a read may return): on here, on keys of its own, so that
+		// switching it off is a variant like the others.
 		List<String> properties = new ArrayList<>(List.of("spring.data.redis.client-type=" + client,
-				"spring.data.redis.cluster.nodes=" + cluster.nodesProperty()));
+				"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), "slotwise.near-cache.enabled=true",
+				"slotwise.near-cache.key-prefixes=near:"));
 		if (off != null) {
 			properties.add(off.property + "=false");
 		}
 		this.runner.withPropertyValues(properties.toArray(String[]::new)).run((context) -> {
 			assertThat(context).hasNotFailed();
 			Set<Feature> expected = EnumSet.of(Feature.MULTIKEY, Feature.PIPELINE, Feature.KEYSPACE, Feature.PUBSUB,
-					Feature.TRANSACTIONS);
+					Feature.TRANSACTIONS, Feature.NEAR_CACHE);
 			if (off == Feature.ALL) {
 				expected.clear();
 			}
@@ -120,7 +125,27 @@ class FeatureMatrixIntegrationTests {
 		if (transactionsActive(template, cluster)) {
 			active.add(Feature.TRANSACTIONS);
 		}
+		if (nearCacheActive(template, cluster)) {
+			active.add(Feature.NEAR_CACHE);
+		}
 		return active;
+	}
+
+	/**
+	 * Whether repeated reads of a covered key stay in memory: once tracking is up (read for a while first), ten reads
+	 * reach the servers fewer than ten times.
+	 */
+	private boolean nearCacheActive(StringRedisTemplate template, RedisTestCluster cluster) throws Exception {
+		template.opsForValue().set("near:probe", "v");
+		for (int i = 0; i < 40; i++) {
+			template.opsForValue().get("near:probe");
+			Thread.sleep(50);
+		}
+		cluster.resetStats();
+		for (int i = 0; i < 10; i++) {
+			assertThat(template.opsForValue().get("near:probe")).isEqualTo("v");
+		}
+		return cluster.totalCommandCalls("get") < 10;
 	}
 
 	private boolean transactionsActive(StringRedisTemplate template, RedisTestCluster cluster) {
@@ -165,7 +190,8 @@ class FeatureMatrixIntegrationTests {
 		}
 		return Boolean.TRUE.equals(template.execute((RedisCallback<Boolean>) (connection) -> String
 			.valueOf(connection.stringCommands())
-			.startsWith("Slotwise multi-key")));
+			// Layers name the layer behind them: "Slotwise near cache Slotwise multi-key ...".
+			.contains("Slotwise multi-key")));
 	}
 
 	private boolean pipelineActive(StringRedisTemplate template, RedisTestCluster cluster) {
@@ -251,7 +277,8 @@ class FeatureMatrixIntegrationTests {
 
 		MULTIKEY("slotwise.multikey.enabled"), PIPELINE("slotwise.pipeline.enabled"),
 		KEYSPACE("slotwise.keyspace.enabled"), PUBSUB("slotwise.pubsub.enabled"),
-		TRANSACTIONS("slotwise.transactions.enabled"), ALL("slotwise.enabled");
+		TRANSACTIONS("slotwise.transactions.enabled"), NEAR_CACHE("slotwise.near-cache.enabled"),
+		ALL("slotwise.enabled");
 
 		private final String property;
 
