@@ -113,7 +113,17 @@ final class SlotwiseRuntimeHints implements RuntimeHintsRegistrar {
 	private static void registerJedisInternals(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		hints.reflection()
 			.registerTypeIfPresent(classLoader, "redis.clients.jedis.builders.ClusterClientBuilder",
-					(type) -> type.withField("maxAttempts").withField("maxTotalRetriesDuration"));
+					(type) -> type.withField("maxAttempts")
+						.withField("maxTotalRetriesDuration")
+						.withField("nodes")
+						.withField("topologyRefreshPeriod"));
+		hints.reflection()
+			.registerTypeIfPresent(classLoader, "redis.clients.jedis.builders.AbstractClientBuilder",
+					(type) -> type.withField("clientConfig")
+						.withField("poolConfig")
+						.withField("cache")
+						.withField("cacheConfig")
+						.withField("connectionProvider"));
 		hints.reflection()
 			.registerTypeIfPresent(classLoader, "redis.clients.jedis.UnifiedJedis", (type) -> type.withField("provider"));
 	}

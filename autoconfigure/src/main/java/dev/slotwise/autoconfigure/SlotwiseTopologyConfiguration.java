@@ -78,6 +78,12 @@ class SlotwiseTopologyConfiguration {
 					}
 				});
 			}
+			// A finisher: the provider takes the builder's final settings, the application's customizer's included.
+			factory.addClientBuilderFinisher(CONTRIBUTOR, (builder) -> {
+				if (builder instanceof ClusterClientBuilder<?> cluster) {
+					JedisTopology.paceRenewals(cluster, topology.getMinRefreshInterval());
+				}
+			});
 		}
 
 	}

@@ -45,7 +45,8 @@ import org.springframework.util.Assert;
  * <li>{@link #addClientBuilderCustomizer(String, JedisClientBuilderCustomizer)} configures the Jedis cluster
  * client builder (pool, topology refresh period) before the application's own customizer runs;</li>
  * <li>{@link #addClientBuilderFinisher(String, JedisClientBuilderCustomizer)} sees the builder after the
- * application's own customizer ran, to step back from a setting the application made itself;</li>
+ * application's own customizer ran, to step back from a setting the application made itself or to contribute what
+ * needs the builder's final settings;</li>
  * <li>{@link #addClientStartedListener(String, Consumer)} sees the {@link RedisClusterClient} once the factory has
  * started, for example to pre-warm its pools or bind meters.</li>
  * </ul>
@@ -113,8 +114,9 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	 * Adds a finisher of the Jedis cluster client builder: finishers run in the order added, after the application's
 	 * own {@link JedisClientBuilderCustomizer}, just before the client is built. They are for a contribution made by
 	 * {@link #addClientBuilderCustomizer(String, JedisClientBuilderCustomizer)} that must step back when the
-	 * application configured the same setting itself: they may undo their own contribution, never the
-	 * application's settings.
+	 * application configured the same setting itself, and for one that needs the builder's final settings (a
+	 * connection provider created from them, where the application set none): they may undo or complete their own
+	 * contribution, never change the application's settings.
 	 * @param contributor the name of who adds it, for messages
 	 * @param finisher the finisher
 	 */

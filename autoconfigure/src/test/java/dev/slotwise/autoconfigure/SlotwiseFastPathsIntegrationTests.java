@@ -43,10 +43,10 @@ class SlotwiseFastPathsIntegrationTests {
 				assertReported(context, output,
 						Map.of("spring-boot-factory-replacement", "active", "jedis-slot-cache", "active",
 								"spring-data-jedis-topology-type", "active", "spring-data-jedis-pipeline-replay", "active",
-								"jedis-retry-settings", "active"),
+								"jedis-retry-settings", "active", "jedis-renewal-pacing", "active"),
 						"Slotwise fast paths of 'redisConnectionFactory': active spring-boot-factory-replacement, "
 								+ "jedis-slot-cache, spring-data-jedis-topology-type, spring-data-jedis-pipeline-replay, "
-								+ "jedis-retry-settings");
+								+ "jedis-retry-settings, jedis-renewal-pacing");
 			});
 	}
 

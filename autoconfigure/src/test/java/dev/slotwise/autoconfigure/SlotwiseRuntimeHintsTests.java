@@ -89,6 +89,14 @@ class SlotwiseRuntimeHintsTests {
 			.onFieldAccess(ClusterClientBuilder.class, "maxTotalRetriesDuration")).accepts(this.hints);
 		assertThat(RuntimeHintsPredicates.reflection().onFieldAccess(UnifiedJedis.class, "provider"))
 			.accepts(this.hints);
+		for (String field : List.of("nodes", "topologyRefreshPeriod")) {
+			assertThat(RuntimeHintsPredicates.reflection().onFieldAccess(ClusterClientBuilder.class, field))
+				.accepts(this.hints);
+		}
+		for (String field : List.of("clientConfig", "poolConfig", "cache", "cacheConfig", "connectionProvider")) {
+			assertThat(RuntimeHintsPredicates.reflection()
+				.onFieldAccess(redis.clients.jedis.builders.AbstractClientBuilder.class, field)).accepts(this.hints);
+		}
 	}
 
 	@Test

@@ -2,16 +2,24 @@ package dev.slotwise.internal.compat;
 
 import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.builders.AbstractClientBuilder;
 import redis.clients.jedis.builders.ClusterClientBuilder;
+import redis.clients.jedis.csc.Cache;
+import redis.clients.jedis.csc.CacheConfig;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.providers.ConnectionProvider;
 
@@ -28,9 +36,15 @@ import redis.clients.jedis.providers.ConnectionProvider;
  * Jedis keeps in {@code ClusterClientBuilder}'s private {@code maxAttempts} and {@code maxTotalRetriesDuration}
  * fields with setters only, so that a Slotwise default can tell whether the application set them itself.
  * <p>
- * The fields are looked up once, when this class loads; {@link #slotCache()} and {@link #retrySettingsAccess()} say
- * whether they were found. When they were not (a Jedis that renamed them), callers fall back as each method says,
- * and start-up logs it once.
+ * It replaces the connection provider a cluster client builder would create by one that paces the slot cache renewals
+ * Jedis starts after connection failures ({@link #paceRenewals(ClusterClientBuilder, Duration)}): to create the same
+ * provider it reads {@code ClusterClientBuilder}'s private {@code nodes} and {@code topologyRefreshPeriod} and
+ * {@code AbstractClientBuilder}'s protected {@code clientConfig}, {@code poolConfig}, {@code cache},
+ * {@code cacheConfig} and {@code connectionProvider}, which Jedis's builder passes to its own provider.
+ * <p>
+ * The fields are looked up once, when this class loads; {@link #slotCache()}, {@link #retrySettingsAccess()} and
+ * {@link #renewalPacing()} say whether they were found. When they were not (a Jedis that renamed them), callers fall
+ * back as each method says, and start-up logs it once.
  */
 public final class JedisInternals {
 
@@ -75,6 +89,46 @@ public final class JedisInternals {
 		MAX_ATTEMPTS = (problem != null) ? null : attempts;
 		MAX_TOTAL_RETRIES_DURATION = (problem != null) ? null : duration;
 		RETRY_PROBLEM = problem;
+	}
+
+	/** What {@link #paceRenewals(ClusterClientBuilder, Duration)} relies on. */
+	static final String PROVIDER_SETTINGS_FIELDS = "redis.clients.jedis.builders.ClusterClientBuilder.nodes and "
+			+ "topologyRefreshPeriod, AbstractClientBuilder.clientConfig, poolConfig, cache, cacheConfig and "
+			+ "connectionProvider";
+
+	private static final @Nullable Map<String, Field> PROVIDER_SETTINGS;
+
+	private static final @Nullable String PROVIDER_SETTINGS_PROBLEM;
+
+	static {
+		Map<String, Field> fields = new HashMap<>();
+		String problem = null;
+		try {
+			for (String name : List.of("nodes", "topologyRefreshPeriod")) {
+				fields.put(name, ClusterClientBuilder.class.getDeclaredField(name));
+			}
+			for (String name : List.of("clientConfig", "poolConfig", "cache", "cacheConfig", "connectionProvider")) {
+				fields.put(name, AbstractClientBuilder.class.getDeclaredField(name));
+			}
+			Map<String, Class<?>> types = Map.of("nodes", Set.class, "topologyRefreshPeriod", Duration.class,
+					"clientConfig", JedisClientConfig.class, "poolConfig", GenericObjectPoolConfig.class, "cache",
+					Cache.class, "cacheConfig", CacheConfig.class, "connectionProvider", ConnectionProvider.class);
+			for (Map.Entry<String, Class<?>> type : types.entrySet()) {
+				Field field = fields.get(type.getKey());
+				if (field.getType() != type.getValue()) {
+					problem = "the field " + field.getDeclaringClass().getName() + "." + field.getName() + " is a "
+							+ field.getType().getName() + ", not a " + type.getValue().getName();
+				}
+			}
+			if (problem == null) {
+				fields.values().forEach((field) -> field.setAccessible(true));
+			}
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			problem = "cannot read " + PROVIDER_SETTINGS_FIELDS + ": " + ex;
+		}
+		PROVIDER_SETTINGS = (problem != null) ? null : Map.copyOf(fields);
+		PROVIDER_SETTINGS_PROBLEM = problem;
 	}
 
 	static {
@@ -128,6 +182,64 @@ public final class JedisInternals {
 						+ "set only maxAttempts gets spring.data.redis.timeout as the total retry duration, not "
 						+ "Jedis's socket timeout times its attempts, and no log line says so",
 				RETRY_PROBLEM);
+	}
+
+	/**
+	 * Describes the pacing of Jedis's slot cache renewals after connection failures, which needs the settings a
+	 * cluster client builder passes to the connection provider it creates.
+	 * @return the fast path, active when the fields were found
+	 */
+	public static FastPath renewalPacing() {
+		return new FastPath("jedis-renewal-pacing", PROVIDER_SETTINGS_FIELDS,
+				"while a master is down, Jedis renews its slot cache (CLUSTER SLOTS) after every second failed attempt "
+						+ "of every command, skipping only renewals that overlap a running one",
+				PROVIDER_SETTINGS_PROBLEM);
+	}
+
+	/**
+	 * Gives a cluster client builder the connection provider it would create, except that the slot cache renewals
+	 * Jedis starts after connection failures start at most once per interval. The builder is left alone when the
+	 * application set a connection provider or a client-side cache configuration itself (the builder creates that
+	 * cache only when it builds), or when the fields cannot be read.
+	 * @param builder the builder, after the application's customizer ran, just before it builds
+	 * @param interval the least time between two such renewals
+	 * @return whether the builder got the pacing provider; it then owns the provider, as its own
+	 * @throws redis.clients.jedis.exceptions.JedisException when the provider cannot read the slot table from any
+	 * node, as building would
+	 */
+	@SuppressWarnings("unchecked")
+	public static boolean paceRenewals(ClusterClientBuilder<?> builder, Duration interval) {
+		Map<String, Field> fields = PROVIDER_SETTINGS;
+		if (fields == null) {
+			return false;
+		}
+		Set<HostAndPort> nodes;
+		JedisClientConfig clientConfig;
+		GenericObjectPoolConfig<Connection> poolConfig;
+		Cache cache;
+		Duration refreshPeriod;
+		try {
+			if (fields.get("connectionProvider").get(builder) != null
+					|| fields.get("cacheConfig").get(builder) != null) {
+				return false;
+			}
+			nodes = (Set<HostAndPort>) fields.get("nodes").get(builder);
+			clientConfig = (JedisClientConfig) fields.get("clientConfig").get(builder);
+			poolConfig = (GenericObjectPoolConfig<Connection>) fields.get("poolConfig").get(builder);
+			cache = (Cache) fields.get("cache").get(builder);
+			refreshPeriod = (Duration) fields.get("topologyRefreshPeriod").get(builder);
+		}
+		catch (IllegalAccessException | RuntimeException ex) {
+			logger.debug("Cannot read " + PROVIDER_SETTINGS_FIELDS + " of " + builder, ex);
+			return false;
+		}
+		if (nodes == null || nodes.isEmpty() || clientConfig == null || poolConfig == null) {
+			// Left to the builder, whose validation says what is missing.
+			return false;
+		}
+		builder.connectionProvider(new PacedClusterConnectionProvider(nodes, clientConfig, cache, poolConfig,
+				refreshPeriod, interval));
+		return true;
 	}
 
 	/**
@@ -192,7 +304,13 @@ public final class JedisInternals {
 		if (provider == null) {
 			return false;
 		}
-		provider.renewSlotCache();
+		if (provider instanceof PacedClusterConnectionProvider paced) {
+			// Slotwise's topology provider paces its own renewals.
+			paced.renewNow();
+		}
+		else {
+			provider.renewSlotCache();
+		}
 		return true;
 	}
 

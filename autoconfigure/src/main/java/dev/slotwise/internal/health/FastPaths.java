@@ -41,7 +41,7 @@ public final class FastPaths {
 		if (JEDIS_PRESENT && factory instanceof SlotwiseJedisConnectionFactory) {
 			return List.of(SpringBootInternals.factoryReplacement(), JedisInternals.slotCache(),
 					SpringDataInternals.jedisTopologyType(), SpringDataInternals.jedisPipelineReplay(),
-					JedisInternals.retrySettingsAccess());
+					JedisInternals.retrySettingsAccess(), JedisInternals.renewalPacing());
 		}
 		if (LETTUCE_PRESENT && factory instanceof SlotwiseLettuceConnectionFactory lettuce) {
 			return Lettuce.of(lettuce);

@@ -1,10 +1,13 @@
 package dev.slotwise.internal.topology;
 
+import java.time.Duration;
 import java.util.function.Consumer;
 
+import dev.slotwise.internal.compat.JedisInternals;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.builders.ClusterClientBuilder;
 
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 import org.springframework.util.Assert;
@@ -40,6 +43,30 @@ public final class JedisTopology {
 		}
 		throw new IllegalArgumentException("'client' must be a RedisClusterClient or JedisCluster but is a "
 				+ client.getClass().getName());
+	}
+
+	/**
+	 * Has Jedis renew its slot cache after connection failures at most once per quarter of the minimum refresh
+	 * interval ({@code slotwise.topology.min-refresh-interval}, 1 s by default): Jedis's cluster executor renews after
+	 * every second failed attempt of every command, and with a command's retries bounded by the timeout
+	 * ({@link JedisRetryBudget}) a dead master's callers cycle through their attempts, and renewals, several times
+	 * faster than with Jedis's default retry time; every one of those renewals returns the same slot table until the
+	 * replica is promoted. A quarter of the interval keeps the client finding the promoted replica well within the
+	 * interval. Renewals after a {@code MOVED} and Slotwise's own are not paced.
+	 * @param builder the cluster client builder, after the application's customizer ran
+	 * @param minRefreshInterval the least time between two refreshes of Slotwise's topology provider
+	 * @return whether the renewals are paced; not when the application set its own connection provider or a
+	 * client-side cache configuration, or Jedis's builder fields cannot be read
+	 * ({@link JedisInternals#renewalPacing()})
+	 */
+	public static boolean paceRenewals(ClusterClientBuilder<?> builder, Duration minRefreshInterval) {
+		Assert.notNull(builder, "'builder' must not be null");
+		Assert.notNull(minRefreshInterval, "'minRefreshInterval' must not be null");
+		return JedisInternals.paceRenewals(builder, renewalInterval(minRefreshInterval));
+	}
+
+	static Duration renewalInterval(Duration minRefreshInterval) {
+		return minRefreshInterval.dividedBy(4);
 	}
 
 	/**

@@ -43,6 +43,15 @@ class LibraryInternalsTests {
 	}
 
 	@Test
+	void jedisProviderSettingsAreReadable() {
+		assertThat(JedisInternals.renewalPacing().problem()).isNull();
+		// Nothing to create the provider from: the builder is left to say so when it builds.
+		assertThat(JedisInternals.paceRenewals(redis.clients.jedis.RedisClusterClient.builder(),
+				java.time.Duration.ofMillis(250)))
+			.isFalse();
+	}
+
+	@Test
 	void lettuceEndpointChannelIsReachable() {
 		assertThat(LettuceInternals.batchWrite().problem()).isNull();
 	}
