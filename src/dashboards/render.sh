@@ -59,7 +59,8 @@ if $build; then
 fi
 src/cluster/redis-cluster.sh start --base-port "$base_port"
 java -jar samples/target/slotwise-samples-0.1.0-SNAPSHOT.jar --server.port="$http_port" \
-	--spring.data.redis.cluster.nodes="$nodes" --spring.data.redis.client-type="$client" >"$work/sample.log" 2>&1 &
+	--spring.data.redis.cluster.nodes="$nodes" --spring.data.redis.client-type="$client" \
+	--slotwise.near-cache.enabled=true --slotwise.near-cache.key-prefixes=product: >"$work/sample.log" 2>&1 &
 pids+=($!)
 cat >"$work/prometheus.yml" <<EOT
 global: { scrape_interval: 5s, evaluation_interval: 5s }
