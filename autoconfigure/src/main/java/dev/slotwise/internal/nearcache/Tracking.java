@@ -147,9 +147,15 @@ final class Tracking implements AutoCloseable {
 			this.fresh.set(true);
 		}
 		for (Map.Entry<NodeAddress, Link> entry : List.copyOf(this.nodes.entrySet())) {
-			if (!shards.shardSlots().containsKey(entry.getKey()) || !entry.getValue().link.isOpen()) {
+			boolean lost = !entry.getValue().link.isOpen();
+			if (!shards.shardSlots().containsKey(entry.getKey()) || lost) {
 				this.nodes.remove(entry.getKey(), entry.getValue());
 				entry.getValue().link.close();
+			}
+			if (lost) {
+				// Before opening new links below, which may take a while (a Lettuce link connects a cluster connection
+				// of its own): the lost link's own report normally came first, this is the net under it.
+				this.cache.untrack(onlyTracked(shards.slotsOf(entry.getKey())), "link-lost");
 			}
 		}
 		List<byte[]> prefixes = this.cache.trackedPrefixes();
