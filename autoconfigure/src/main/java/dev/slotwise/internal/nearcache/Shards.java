@@ -15,17 +15,18 @@ import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisNode.NodeType;
 
 /**
- * The cluster as the near cache needs it: who owns each slot, and for every live node (master or replica) the slots
- * of its shard. A replica's invalidations matter as much as its master's: a failover makes it the master before any
+ * The cluster as the near cache needs it: who owns each slot, and for every live node (master or replica, a master
+ * without slots included, with none) the slots of its shard. A replica's invalidations matter as much as its master's: a failover makes it the master before any
  * topology view says so, and writes then land on it.
  *
  * @param owners the owner of each slot, {@code null} where none is known
  * @param shardSlots the slots of each live node's shard
+ * @param failedLeftOut whether the view flagged nodes failed (left out): one may come back, unseen by a cached view
  */
-record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlots) {
+record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlots, boolean failedLeftOut) {
 
 	/** No view: nothing tracked. */
-	static final Shards NONE = new Shards(new NodeAddress[SlotHash.SLOT_COUNT], Map.of());
+	static final Shards NONE = new Shards(new NodeAddress[SlotHash.SLOT_COUNT], Map.of(), false);
 
 	/**
 	 * Reads the shards of a Spring Data Redis topology. Nodes flagged failed are left out (they cannot be promoted, and
@@ -37,14 +38,15 @@ record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlot
 		NodeAddress[] owners = new NodeAddress[SlotHash.SLOT_COUNT];
 		Map<String, BitSet> slotsById = new HashMap<>();
 		Map<NodeAddress, BitSet> shardSlots = new LinkedHashMap<>();
+		boolean failedLeftOut = false;
 		for (RedisClusterNode node : topology.getNodes()) {
+			failedLeftOut |= failed(node);
 			if (!node.isMaster() || !node.hasValidHost() || failed(node)) {
 				continue;
 			}
+			// A master without slots is live too: it is linked before slots move to it (scale-out), or it is an old
+			// master the view caught between its failover and its turn to replica, whose writes still reach it.
 			int[] owned = node.getSlotRange().getSlotsArray();
-			if (owned.length == 0) {
-				continue;
-			}
 			NodeAddress address = address(node);
 			BitSet slots = new BitSet(SlotHash.SLOT_COUNT);
 			for (int slot : owned) {
@@ -65,7 +67,7 @@ record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlot
 				shardSlots.put(address(node), slots);
 			}
 		}
-		return new Shards(owners, Map.copyOf(shardSlots));
+		return new Shards(owners, Map.copyOf(shardSlots), failedLeftOut);
 	}
 
 	private static boolean failed(RedisClusterNode node) {

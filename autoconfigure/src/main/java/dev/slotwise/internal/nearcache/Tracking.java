@@ -36,6 +36,9 @@ final class Tracking implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(Tracking.class);
 
+	/** Checks between fresh views while the view leaves failed nodes out (25 × 200 ms: every 5 s). */
+	private static final int FAILED_LEFT_OUT_REFRESH = 25;
+
 	private final NearCache cache;
 
 	private final InvalidationLinks links;
@@ -51,6 +54,9 @@ final class Tracking implements AutoCloseable {
 	private final AtomicBoolean fresh = new AtomicBoolean(true);
 
 	private final LinkEvents events = new LinkEvents();
+
+	/** Checks since the view was last asked fresh because it left failed nodes out. */
+	private int sinceFailedLeftOut;
 
 	private volatile Shards view = Shards.NONE;
 
@@ -133,10 +139,23 @@ final class Tracking implements AutoCloseable {
 		}
 		Shards before = this.view;
 		this.view = shards;
+		// A cached view keeps a node flagged failed after it came back (a killed master restarts as a replica) until
+		// the client's next refresh, which may be a minute away: ask anew every few seconds while one is left out,
+		// so that it gets its link.
+		if (shards.failedLeftOut() && ++this.sinceFailedLeftOut >= FAILED_LEFT_OUT_REFRESH) {
+			this.sinceFailedLeftOut = 0;
+			this.fresh.set(true);
+		}
 		for (Map.Entry<NodeAddress, Link> entry : List.copyOf(this.nodes.entrySet())) {
-			if (!shards.shardSlots().containsKey(entry.getKey()) || !entry.getValue().link.isOpen()) {
+			boolean lost = !entry.getValue().link.isOpen();
+			if (!shards.shardSlots().containsKey(entry.getKey()) || lost) {
 				this.nodes.remove(entry.getKey(), entry.getValue());
 				entry.getValue().link.close();
+			}
+			if (lost) {
+				// Before opening new links below, which may take a while (a Lettuce link connects a cluster connection
+				// of its own): the lost link's own report normally came first, this is the net under it.
+				this.cache.untrack(onlyTracked(shards.slotsOf(entry.getKey())), "link-lost");
 			}
 		}
 		List<byte[]> prefixes = this.cache.trackedPrefixes();

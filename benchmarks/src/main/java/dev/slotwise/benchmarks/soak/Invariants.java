@@ -24,6 +24,12 @@ final class Invariants {
 	/** Other reads older than one already read or acknowledged, with no master kill that could explain them. */
 	final LongAdder staleReads = new LongAdder();
 
+	/**
+	 * Near-cache reads older than a write acknowledged more than {@link NearCacheReader#BOUND_NANOS} before the read
+	 * started, with no kill or failed write to explain them.
+	 */
+	final LongAdder nearCacheStale = new LongAdder();
+
 	/** Reads older than one acknowledged, explained by a master killed right after the newer write. */
 	final LongAdder lostToKill = new LongAdder();
 
@@ -47,7 +53,7 @@ final class Invariants {
 
 	long wrong() {
 		return this.neverWritten.sum() + this.lateWrites.sum() + this.staleReads.sum()
-				+ this.lostIncrementsUnexplained.sum();
+				+ this.lostIncrementsUnexplained.sum() + this.nearCacheStale.sum();
 	}
 
 	void example(String text) {

@@ -7,7 +7,10 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
 import java.util.function.LongSupplier;
 
 import dev.slotwise.benchmarks.BenchmarkApplication;
@@ -87,6 +90,20 @@ public final class Soak {
 					threads.add(thread);
 				}
 			}
+			// The near cache's check: in each Slotwise application, a reader of the keys of every application's first
+			// two workers (the others' writes reach its near cache through the nodes' invalidations only).
+			Map<String, NavigableMap<Long, long[]>> watched = new LinkedHashMap<>();
+			workers.stream().filter((worker) -> worker.index < 2).forEach((worker) -> watched.putAll(worker.histories()));
+			List<NearCacheReader> readers = new ArrayList<>();
+			for (Target target : targets) {
+				if (target.slotwise) {
+					NearCacheReader reader = new NearCacheReader(target, watched, log, clock, options.seed());
+					readers.add(reader);
+					Thread thread = new Thread(reader, "soak-" + target.name + "-near-cache");
+					thread.setDaemon(true);
+					threads.add(thread);
+				}
+			}
 			threads.forEach(Thread::start);
 			// Warm up before the baseline of threads and connections.
 			sleep(5_000);
@@ -119,6 +136,7 @@ public final class Soak {
 				target.connectionsAtEnd = connections(cluster, target);
 			}
 			workers.forEach(Worker::stop);
+			readers.forEach(NearCacheReader::stop);
 			threads.forEach((thread) -> join(thread, 30_000));
 			long endNanos = clock.getAsLong();
 			for (Worker worker : workers) {
@@ -144,6 +162,10 @@ public final class Soak {
 				// What a production Lettuce application sets so that it follows a failover at all; the same for both.
 				"spring.data.redis.lettuce.cluster.refresh.adaptive=true",
 				"spring.data.redis.lettuce.cluster.refresh.period=30s", "slotwise.multikey.timeout=2s"));
+		if (target.slotwise) {
+			// Every key the soak uses: the workers' own reads of their keys are served from memory too.
+			properties.addAll(List.of("slotwise.near-cache.enabled=true", "slotwise.near-cache.key-prefixes=soak:"));
+		}
 		target.context = BenchmarkApplication.start(cluster, properties.toArray(String[]::new));
 		target.template = target.context.getBean(StringRedisTemplate.class);
 		if (target.client.equals("lettuce")) {

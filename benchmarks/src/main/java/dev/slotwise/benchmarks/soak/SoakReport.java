@@ -82,12 +82,23 @@ final class SoakReport {
 				(t) -> Long.toString(t.invariants.lateWrites.sum()));
 		row(md, "&nbsp; other stale reads", (t) -> Long.toString(t.invariants.staleReads.sum()));
 		row(md, "&nbsp; acknowledged increments lost, no kill", (t) -> Long.toString(t.invariants.lostIncrementsUnexplained.sum()));
+		row(md, "&nbsp; near cache: reads older than 1 s after a newer acknowledged write",
+				(t) -> t.slotwise ? Long.toString(t.invariants.nearCacheStale.sum()) : "–");
 		row(md, "duplicate increments (at-least-once re-sends)",
 				(t) -> Long.toString(t.invariants.duplicateIncrements.sum()));
 		row(md, "acknowledged writes lost to a kill", (t) -> Long.toString(t.invariants.lostToKill.sum()));
 		row(md, "acknowledged increments lost to a kill",
 				(t) -> Long.toString(t.invariants.lostIncrementsToKill.sum()));
 		row(md, "failed increments the server applied", (t) -> Long.toString(t.invariants.failedButApplied.sum()));
+		row(md, "near cache: values read by its reader (every application's keys)",
+				(t) -> t.slotwise ? Long.toString(t.nearCache.reads.sum()) : "–");
+		row(md, "near cache: keys in memory when read (≈ hits)",
+				(t) -> t.slotwise ? Long.toString(t.nearCache.hits.sum()) : "–");
+		row(md, "near cache: worst lag behind an acknowledged write (ms)",
+				(t) -> t.slotwise ? String.format("%.1f", t.nearCache.worstLagNanos.get() / 1e6) : "–");
+		row(md, "near cache: older values explained by a kill / a failed write / read errors",
+				(t) -> t.slotwise ? t.nearCache.excusedKill.sum() + " / " + t.nearCache.excusedLate.sum() + " / "
+						+ t.nearCache.errors.sum() : "–");
 		row(md, "errors", (t) -> Long.toString(t.errorTimes().size()));
 		row(md, "**errors outside fault windows**", (t) -> "**" + errorsOutside(t) + "**");
 		row(md, "**faults not recovered within 15 s**", (t) -> "**" + unrecovered(t) + "**");
@@ -164,6 +175,10 @@ final class SoakReport {
 			}
 			if (target.invariants.wrong() > 0) {
 				verdict.append(target.name).append(": ").append(target.invariants.wrong()).append(" wrong values. ");
+				status = 1;
+			}
+			if (target.nearCache.reads.sum() > 0 && target.nearCache.hits.sum() == 0) {
+				verdict.append(target.name).append(": the near cache never held a key it was asked for. ");
 				status = 1;
 			}
 			if (unrecovered(target) > 0) {

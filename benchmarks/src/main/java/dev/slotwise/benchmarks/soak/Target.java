@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.jspecify.annotations.Nullable;
@@ -48,6 +49,9 @@ final class Target {
 
 	final Invariants invariants = new Invariants();
 
+	/** What the near-cache reader of this application saw (Slotwise applications only). */
+	final NearCacheFigures nearCache = new NearCacheFigures();
+
 	/** Every error: start and end (nanoseconds since the run started), for the fault-window check. */
 	private final List<long[]> errorTimes = new ArrayList<>();
 
@@ -80,6 +84,14 @@ final class Target {
 			throw new IllegalStateException(this.name + " is not started");
 		}
 		return template;
+	}
+
+	ConfigurableApplicationContext context() {
+		ConfigurableApplicationContext context = this.context;
+		if (context == null) {
+			throw new IllegalStateException(this.name + " is not started");
+		}
+		return context;
 	}
 
 	ReactiveStringRedisTemplate reactive() {
@@ -156,6 +168,29 @@ final class Target {
 		}
 		String outer = failure.getClass().getSimpleName();
 		return (root == failure) ? outer + " " + message : outer + " ← " + root.getClass().getSimpleName() + " " + message;
+	}
+
+	/** The near-cache reader's figures. */
+	static final class NearCacheFigures {
+
+		/** Values read and checked. */
+		final LongAdder reads = new LongAdder();
+
+		/** Keys memory held when their read began: about the hits. */
+		final LongAdder hits = new LongAdder();
+
+		/** Reads that failed (faults). */
+		final LongAdder errors = new LongAdder();
+
+		/** Older values explained by a master killed right after the newer write. */
+		final LongAdder excusedKill = new LongAdder();
+
+		/** Older values written by a call that reported failure (they may have landed late). */
+		final LongAdder excusedLate = new LongAdder();
+
+		/** The longest a read started after a newer write's acknowledgement and still returned the older value. */
+		final LongAccumulator worstLagNanos = new LongAccumulator(Math::max, 0);
+
 	}
 
 	/** How one application came back after one fault. */

@@ -6,8 +6,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Random;
-import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -42,6 +43,9 @@ final class Worker implements Runnable {
 
 	private static final long FAILED = -1;
 
+	/** The worker's number in its application. */
+	final int index;
+
 	private final Target target;
 
 	private final FaultLog faults;
@@ -67,6 +71,7 @@ final class Worker implements Runnable {
 	private volatile boolean stopped;
 
 	Worker(Target target, int index, long seed, int ratePerSecond, FaultLog faults, LongSupplier clock) {
+		this.index = index;
 		this.target = target;
 		this.faults = faults;
 		this.clock = clock;
@@ -93,6 +98,17 @@ final class Worker implements Runnable {
 		all.addAll(this.multi);
 		all.addAll(this.counters);
 		return all;
+	}
+
+	/**
+	 * The writes of this worker's versioned and multi-key keys (version → sent, answered; answered negative when the
+	 * write failed, {@code Long.MAX_VALUE / 2} while it runs), for readers in other threads.
+	 */
+	Map<String, NavigableMap<Long, long[]>> histories() {
+		Map<String, NavigableMap<Long, long[]>> histories = new LinkedHashMap<>();
+		this.versioned.forEach((key) -> histories.put(key, this.keys.get(key).history));
+		this.multi.forEach((key) -> histories.put(key, this.keys.get(key).history));
+		return histories;
 	}
 
 	void stop() {
@@ -460,10 +476,13 @@ final class Worker implements Runnable {
 		}
 	}
 
-	/** A versioned key's writes (version → sent, answered; answered negative when the write failed) and reads. */
+	/**
+	 * A versioned key's writes (version → sent, answered; answered negative when the write failed) and reads. The
+	 * history is read by the near-cache readers of other threads: entries are replaced, never changed in place.
+	 */
 	private static final class KeyState {
 
-		final TreeMap<Long, long[]> history = new TreeMap<>(Map.of(0L, new long[] { 0, 0 }));
+		final ConcurrentSkipListMap<Long, long[]> history = new ConcurrentSkipListMap<>(Map.of(0L, new long[] { 0, 0 }));
 
 		long lastAcknowledged;
 
@@ -477,12 +496,12 @@ final class Worker implements Runnable {
 		}
 
 		void acknowledged(long version, long end) {
-			this.history.get(version)[1] = end;
+			this.history.put(version, new long[] { this.history.get(version)[0], end });
 			this.lastAcknowledged = Math.max(this.lastAcknowledged, version);
 		}
 
 		void failed(long version, long end) {
-			this.history.get(version)[1] = -Math.max(1, end);
+			this.history.put(version, new long[] { this.history.get(version)[0], -Math.max(1, end) });
 		}
 
 	}
