@@ -20,8 +20,9 @@ import org.springframework.data.redis.connection.RedisStringCommands;
  * rest on (an {@code mGet}'s misses in one call, through the multi-key engine behind); every other command that names
  * a covered key drops it from memory before it is sent and again after it returned, so the application reads its own
  * writes at once, without waiting for the node's invalidation. Commands that only read (such as {@code strLen},
- * {@code exists}, {@code ttl}) pass through untouched. Pipelined and queued commands pass through as well: their
- * replies come later, at {@code closePipeline()} or {@code exec()}.
+ * {@code exists}, {@code ttl}) pass through untouched. Pipelined and queued commands pass through as well (their
+ * replies come later, at {@code closePipeline()} or {@code exec()}), dropping the covered keys they may write when
+ * they are queued.
  * <p>
  * Dynamic proxies, as the multi-key layer's: the two interfaces have dozens of methods and gain more in every Spring
  * Data Redis release.
@@ -46,7 +47,7 @@ public final class NearCacheCommands {
 	public static RedisStringCommands strings(NearCache cache, RedisStringCommands next, BooleanSupplier bypass) {
 		return proxy(RedisStringCommands.class, next, (method, args) -> {
 			if (bypass.getAsBoolean()) {
-				return invoke(method, next, args);
+				return queued(cache, method, next, args);
 			}
 			if (method.getName().equals("get") && args != null && args.length == 1 && args[0] instanceof byte[] key) {
 				return get(cache, next, key);
@@ -68,7 +69,8 @@ public final class NearCacheCommands {
 	 */
 	public static RedisKeyCommands keys(NearCache cache, RedisKeyCommands next, BooleanSupplier bypass) {
 		return proxy(RedisKeyCommands.class, next,
-				(method, args) -> bypass.getAsBoolean() ? invoke(method, next, args) : written(cache, method, next, args));
+				(method, args) -> bypass.getAsBoolean() ? queued(cache, method, next, args)
+						: written(cache, method, next, args));
 	}
 
 	private static byte @Nullable [] get(NearCache cache, RedisStringCommands next, byte[] key) {
@@ -147,6 +149,20 @@ public final class NearCacheCommands {
 			// A read that began after the first drop may have been answered before the write ran, and kept.
 			keys.forEach(cache::written);
 		}
+	}
+
+	/**
+	 * A command queued in a pipeline or a transaction: it runs later, so a covered key it may write is dropped now, and
+	 * the node's invalidation drops it again once the command ran. Without the drop, a read of this thread after
+	 * {@code closePipeline()} could be answered from memory with the value the pipeline just replaced.
+	 */
+	private static @Nullable Object queued(NearCache cache, Method method, Object next, Object @Nullable [] args)
+			throws Throwable {
+		if (args != null && !READS.contains(method.getName()) && !method.getName().equals("get")
+				&& !method.getName().equals("mGet")) {
+			coveredKeys(cache, args).forEach(cache::written);
+		}
+		return invoke(method, next, args);
 	}
 
 	/** Every key-like argument under a covered prefix: keys, key arrays and maps of keys (values do no harm). */
