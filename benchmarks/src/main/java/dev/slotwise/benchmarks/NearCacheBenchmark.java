@@ -1,10 +1,11 @@
 package dev.slotwise.benchmarks;
 
-import java.nio.charset.StandardCharsets;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.util.JedisClusterCRC16;
@@ -61,8 +64,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * <li>{@code miss}: {@code get} of covered keys in one sequence over 400,000 filled keys, each read once unless the run
  * goes round the whole sequence: the cost of the tier when nothing hits (lookup, ticket, the reply kept and evicted).</li>
  * </ul>
- * The tear-down prints what the servers counted per call ({@code GET}, {@code MGET}, {@code SET}) and, with the near
- * cache on, the hit ratio its observer saw, so that a workload that did not hit what it claims shows.
+ * The tear-down prints what the masters counted per call ({@code GET}, {@code MGET}, {@code SET}) and, with the near
+ * cache on, the hit ratio its observer saw, so that a workload that did not hit what it claims shows. Each measurement
+ * iteration appends its CPU time per call to {@code near-cache-cpu.csv} (folder {@code -Dslotwise.results}): the
+ * application's (the whole process) and the servers' ({@code used_cpu_user + used_cpu_sys} of every node). With the
+ * near cache on, a hit is pure application CPU, so its throughput follows the share of the 2 cores the machine's other
+ * load leaves it, more than a round trip's does: the CPU per call is the figure load moves least.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -123,6 +130,12 @@ public class NearCacheBenchmark {
 
 	private final Counting observer = new Counting();
 
+	private long callsBefore;
+
+	private long cpuBefore;
+
+	private double serverCpuBefore;
+
 	/**
 	 * Starts a cluster, fills it, starts the application and fills the near cache.
 	 * @param params the trial's parameters (the miss workload alone needs its 400,000 keys)
@@ -172,6 +185,38 @@ public class NearCacheBenchmark {
 		this.observer.reset();
 	}
 
+	/**
+	 * Notes the CPU times before a measurement iteration.
+	 * @param iteration the iteration's parameters
+	 */
+	@Setup(Level.Iteration)
+	public void beforeIteration(IterationParams iteration) {
+		if (iteration.getType() == IterationType.MEASUREMENT) {
+			this.callsBefore = this.operations.sum();
+			this.serverCpuBefore = serverCpuSeconds();
+			this.cpuBefore = processCpuNanos();
+		}
+	}
+
+	/**
+	 * Appends a measurement iteration's CPU time per call to {@code near-cache-cpu.csv}.
+	 * @param benchmark the trial's parameters
+	 * @param iteration the iteration's parameters
+	 */
+	@TearDown(Level.Iteration)
+	public void afterIteration(BenchmarkParams benchmark, IterationParams iteration) {
+		if (iteration.getType() == IterationType.MEASUREMENT) {
+			long cpu = processCpuNanos() - this.cpuBefore;
+			double serverCpu = serverCpuSeconds() - this.serverCpuBefore;
+			long calls = Math.max(1, this.operations.sum() - this.callsBefore);
+			ClusterSizeBenchmark.append("near-cache-cpu.csv",
+					"benchmark,client,near,calls,app_cpu_us_per_call,server_cpu_us_per_call",
+					String.format(Locale.ROOT, "%s,%s,%s,%d,%.3f,%.3f",
+							benchmark.getBenchmark().substring(benchmark.getBenchmark().lastIndexOf('.') + 1),
+							this.client, this.near, calls, cpu / 1e3 / calls, serverCpu * 1e6 / calls));
+		}
+	}
+
 	/** Prints the servers' counts per call and the near cache's hit ratio, then stops everything. */
 	@TearDown(Level.Trial)
 	public void tearDown(BenchmarkParams params) {
@@ -193,6 +238,25 @@ public class NearCacheBenchmark {
 		finally {
 			this.cluster.close();
 		}
+	}
+
+	private static long processCpuNanos() {
+		return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+			.getProcessCpuTime();
+	}
+
+	/** The servers' CPU time so far ({@code used_cpu_user + used_cpu_sys}), summed over every node. */
+	private double serverCpuSeconds() {
+		double total = 0;
+		for (RedisNode node : this.cluster.nodes()) {
+			String info = this.cluster.withAdmin(node, (Jedis jedis) -> jedis.info("cpu"));
+			for (String line : info.lines().toList()) {
+				if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
+					total += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+				}
+			}
+		}
+		return total;
 	}
 
 	/** Calls of a command on the masters (a replica counts the writes it applies as well). */
