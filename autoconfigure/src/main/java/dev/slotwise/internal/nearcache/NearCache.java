@@ -57,10 +57,6 @@ public final class NearCache {
 			.maximumWeight(settings.maxBytes())
 			.weigher((ByteArrayWrapper key, Entry entry) -> Math.max(floor, entry.weight()))
 			.expireAfterWrite(settings.timeToLive())
-			// Caffeine's upkeep (draining the read and write buffers, evicting) on the thread that filled a buffer, not
-			// handed to ForkJoinPool.commonPool(): a hand-off wakes a pool thread (a futex call and a context switch)
-			// each time a buffer fills, which on a small machine cost more than the reads it follows (issue 28's JMH).
-			.executor(Runnable::run)
 			.evictionListener((ByteArrayWrapper key, Entry entry, RemovalCause cause) -> {
 				if (cause.wasEvicted()) {
 					observer.evicted((cause == RemovalCause.EXPIRED) ? "expired" : "size");
