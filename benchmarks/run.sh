@@ -17,6 +17,7 @@
 #             scale (not in the default: the cluster-size sweep, 3 to 24 masters, about 15 minutes)
 #             keyspace (not in the default: scan and cache clear of 200,000 keys)
 #             transaction (not in the default: MULTI/EXEC of 10 SETs, cluster against one standalone node)
+#             nearcache (not in the default: the near cache on against off, 5 workloads x 2 clients, about 12 minutes)
 #
 # Then compare two runs: benchmarks/compare.sh benchmarks/results/<old> benchmarks/results/<new>
 # Run it on an otherwise idle machine: every trial shares the cores with the cluster.
@@ -36,8 +37,8 @@ while (($#)); do
 			[[ $# -ge 2 ]] || { echo "--profile needs a benchmark name, e.g. --profile MultiGetLatencyBenchmark" >&2; exit 2; }
 			mode=profile; profile=$2; shift
 			shift; jmh_extra=("$@"); break ;;
-		multiget|reactive|pipeline|pool|first|topology|cpu|scale|keyspace|transaction) families+=("$1") ;;
-		-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+		multiget|reactive|pipeline|pool|first|topology|cpu|scale|keyspace|transaction|nearcache) families+=("$1") ;;
+		-h|--help) sed -n '2,23p' "$0"; exit 0 ;;
 		*) echo "Unknown argument: $1 (see benchmarks/run.sh --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -145,6 +146,10 @@ for family in "${families[@]}"; do
 		quick:transaction|full:transaction)
 			# A transaction of 10 SETs on one slot: Slotwise on the cluster against plain Boot on one standalone node.
 			jmh TransactionBenchmark transaction -f 2 -wi 2 -w 2s -i 5 -r 2s ;;
+		quick:nearcache|full:nearcache)
+			# The near cache against Slotwise without it (near=off), 8 callers, Zipf keys: get, 90/10 read/write,
+			# multiGet(100) at 90% hits, @Cacheable, and a 0%-hit workload. Every trial starts its own cluster.
+			jmh NearCacheBenchmark near-cache -f 1 -wi 3 -w 1s -i 6 -r 1s ;;
 		quick:cpu|full:cpu)
 			# CPU time per call (application and servers), not JMH: a Markdown table, not gated by compare.sh.
 			echo "cpu-per-call ..."

@@ -25,7 +25,8 @@ public final class Baselines {
 			Map.entry("SlotPlanBenchmark", Map.entry("planner", "sort")),
 			Map.entry("ClusterSizeBenchmark", Map.entry("target", "ideal")),
 			Map.entry("KeyspaceBenchmark", Map.entry("target", "sdr-lettuce")),
-			Map.entry("TransactionBenchmark", Map.entry("target", "standalone")));
+			Map.entry("TransactionBenchmark", Map.entry("target", "standalone")),
+			Map.entry("NearCacheBenchmark", Map.entry("near", "off")));
 
 	private Baselines() {
 	}

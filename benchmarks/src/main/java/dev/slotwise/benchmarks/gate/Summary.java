@@ -95,9 +95,13 @@ public final class Summary {
 				.append(", baseline ").append(Baselines.describe(first)).append("\n\n");
 			md.append("| params | value | ± 95% | JMH error (99.9%) | spread | unit | vs baseline |\n");
 			md.append("|---|---|---|---|---|---|---|\n");
+			// A class of several benchmark methods (NearCacheBenchmark): each row names its method.
+			boolean methods = rows.stream().map(Row::benchmark).distinct().count() > 1;
 			for (Row row : rows) {
 				Estimate speed = Estimate.speedOf(row);
-				md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%n", params(row),
+				String label = methods ? row.shortName().substring(row.className().length() + 1) + ": " + params(row)
+						: params(row);
+				md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%n", label,
 						Compare.Report.number(row.value()), percent(speed.relativeHalfWidth()),
 						Double.isNaN(row.jmhError()) ? "" : Compare.Report.number(row.jmhError()),
 						percent(row.relativeSpread()), row.unit(), ratio(row, rows)));
@@ -115,8 +119,11 @@ public final class Summary {
 				out.append(String.format(Locale.ROOT, "%-30s (no result: see logs/%s.log)%n", family.getKey(),
 						family.getKey()));
 			}
+			boolean methods = family.getValue().stream().map(Row::benchmark).distinct().count() > 1;
 			for (Row row : family.getValue()) {
-				out.append(String.format(Locale.ROOT, "%-30s %-52s %14s %-8s %s%n", family.getKey(), params(row),
+				String label = methods ? row.shortName().substring(row.className().length() + 1) + ": " + params(row)
+						: params(row);
+				out.append(String.format(Locale.ROOT, "%-30s %-52s %14s %-8s %s%n", family.getKey(), label,
 						Compare.Report.number(row.value()), row.unit(), ratio(row, family.getValue())));
 			}
 		}
