@@ -293,6 +293,30 @@ public final class JedisInternals {
 	}
 
 	/**
+	 * Takes a connection to a node for as long as the caller needs it (a pub/sub or invalidation link), from the node's
+	 * pool. Jedis creates a node's pool only once its slot table names the node, which may lag behind the topology (a
+	 * master just added or promoted, a replica): then the pool is created through the client's connection provider
+	 * ({@link #clusterProvider}), which does exactly that for a given address.
+	 * @param client a Jedis cluster client
+	 * @param host the node's host
+	 * @param port the node's port
+	 * @return the connection; closing it returns it to the pool
+	 * @throws IllegalStateException when Jedis has no pool for the node and its provider cannot be reached
+	 */
+	public static Connection nodeConnection(UnifiedJedis client, String host, int port) {
+		ConnectionPool pool = (client instanceof redis.clients.jedis.RedisClusterClient cluster)
+				? cluster.getClusterNodes().get(host + ":" + port) : null;
+		if (pool != null) {
+			return pool.getResource();
+		}
+		ClusterConnectionProvider provider = clusterProvider(client);
+		if (provider == null) {
+			throw new IllegalStateException("Jedis has no connection pool for " + host + ":" + port + " yet");
+		}
+		return provider.getConnection(new HostAndPort(host, port));
+	}
+
+	/**
 	 * Makes Jedis re-read its slot table from the seed nodes, or from the known nodes when no seed answers, creating
 	 * the pools of nodes it had not seen and dropping those of nodes no longer listed. Does nothing when another
 	 * thread renews at this moment (Jedis runs one renewal at a time and skips the others).

@@ -1,18 +1,13 @@
 package dev.slotwise.internal.nearcache;
 
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executor;
 
 import dev.slotwise.internal.compat.JedisInternals;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
-import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.ConnectionPool;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.providers.ClusterConnectionProvider;
 
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 
@@ -29,13 +24,10 @@ final class JedisInvalidationLinks implements InvalidationLinks {
 
 	private final Executor readers;
 
-	private final @Nullable ClusterConnectionProvider provider;
-
 	JedisInvalidationLinks(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor readers) {
 		this.client = client;
 		this.topologyProvider = topologyProvider;
 		this.readers = readers;
-		this.provider = JedisInternals.clusterProvider(client);
 	}
 
 	@Override
@@ -54,16 +46,7 @@ final class JedisInvalidationLinks implements InvalidationLinks {
 	}
 
 	private Connection borrow(NodeAddress node) {
-		Map<String, ConnectionPool> pools = this.client.getClusterNodes();
-		ConnectionPool pool = pools.get(node.toString());
-		if (pool != null) {
-			return pool.getResource();
-		}
-		ClusterConnectionProvider provider = this.provider;
-		if (provider == null) {
-			throw new IllegalStateException("Jedis has no connection pool for " + node + " yet");
-		}
-		return provider.getConnection(new HostAndPort(node.host(), node.port()));
+		return JedisInternals.nodeConnection(this.client, node.host(), node.port());
 	}
 
 	@Override

@@ -1,16 +1,10 @@
 package dev.slotwise.internal.pubsub;
 
-import java.util.Map;
-
 import dev.slotwise.internal.compat.JedisInternals;
 import dev.slotwise.internal.routing.NodeAddress;
 import dev.slotwise.internal.topology.RefreshableTopologyProvider;
-import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.ConnectionPool;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.providers.ClusterConnectionProvider;
 
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 
@@ -26,15 +20,10 @@ final class JedisNodeLinks implements NodeLinks {
 
 	private final PubSubRuntime runtime;
 
-	private final @Nullable ClusterConnectionProvider provider;
-
 	JedisNodeLinks(RedisClusterClient client, ClusterTopologyProvider topologyProvider, PubSubRuntime runtime) {
 		this.client = client;
 		this.topologyProvider = topologyProvider;
 		this.runtime = runtime;
-		// Null when Jedis's provider cannot be reached (fast path jedis-slot-cache off, reported at start-up): links
-		// to a node without a pool then wait until Jedis renews its slot table itself.
-		this.provider = JedisInternals.clusterProvider(client);
 	}
 
 	@Override
@@ -50,22 +39,8 @@ final class JedisNodeLinks implements NodeLinks {
 		return Masters.of(this.topologyProvider.getTopology());
 	}
 
-	/**
-	 * Borrows a connection to a node from its pool. Jedis creates a node's pool only once its slot table names the
-	 * node, which may lag behind the topology (a master just added or promoted): then the pool is created through
-	 * Jedis's connection provider ({@link JedisInternals#clusterProvider}), which does exactly that for a given address.
-	 */
 	private Connection borrow(NodeAddress node) {
-		Map<String, ConnectionPool> pools = this.client.getClusterNodes();
-		ConnectionPool pool = pools.get(node.toString());
-		if (pool != null) {
-			return pool.getResource();
-		}
-		ClusterConnectionProvider provider = this.provider;
-		if (provider == null) {
-			throw new IllegalStateException("Jedis has no connection pool for " + node + " yet");
-		}
-		return provider.getConnection(new HostAndPort(node.host(), node.port()));
+		return JedisInternals.nodeConnection(this.client, node.host(), node.port());
 	}
 
 	@Override
