@@ -37,7 +37,12 @@ class LettuceRedirectEventsIntegrationTests {
 		SlotMigration migration = SlotMigration.of(cluster, "{ev}");
 		assertThat(withSlotwise).as("with Slotwise")
 			.containsExactly("ASK MGET " + migration.slot(), "MOVED MGET " + migration.slot());
-		assertThat(withSlotwise).as("with Slotwise, as with plain Spring Boot").isEqualTo(plainBoot);
+		// Plain Lettuce may refresh its partitions by itself between the hand-over and the next read (a refresh the ASK
+		// triggered, or its periodic one, late on a busy machine), and then meets no MOVED: its events are the same
+		// kinds for the same command and slot, the MOVED only where it met one.
+		assertThat(plainBoot).as("plain Spring Boot, the same kinds as with Slotwise")
+			.contains("ASK MGET " + migration.slot())
+			.isSubsetOf(withSlotwise);
 	}
 
 	/**
