@@ -102,12 +102,7 @@ class NearCacheFaultIntegrationTests {
 					// Tracking starts with the first connection.
 					keys.forEach((key) -> readQuietly(() -> template.opsForValue().get(key)));
 					awaitTracking(nearCache, cluster);
-					ExecutorService threads = Executors.newFixedThreadPool(READERS + 1);
-					threads.execute(writer);
-					for (int i = 0; i < READERS; i++) {
-						long seed = i;
-						threads.execute(() -> readers.run(new Random(seed)));
-					}
+					ExecutorService threads = startLoad(writer, readers);
 					try {
 						long hitsBefore = hitsDuring(counts, STEADY);
 						long faultStarted = System.nanoTime();
@@ -180,12 +175,7 @@ class NearCacheFaultIntegrationTests {
 					// Tracking starts with the first connection.
 					keys.forEach((key) -> readQuietly(() -> cache.get(key.substring("things::".length()))));
 					awaitTracking(nearCache, cluster);
-					ExecutorService threads = Executors.newFixedThreadPool(READERS + 1);
-					threads.execute(writer);
-					for (int i = 0; i < READERS; i++) {
-						long seed = i;
-						threads.execute(() -> readers.run(new Random(seed)));
-					}
+					ExecutorService threads = startLoad(writer, readers);
 					try {
 						long hitsBefore = hitsDuring(counts, STEADY);
 						failover(cluster, cluster.masterServing(keys.get(0)));
@@ -455,6 +445,17 @@ class NearCacheFaultIntegrationTests {
 	}
 
 	/** Reads the keys with {@code get} and {@code multiGet} of 8, and checks every value read. */
+	/** Starts the writer and the readers, each reader with a random of its own (seeded by its number). */
+	private static ExecutorService startLoad(Runnable writer, Readers readers) {
+		ExecutorService threads = Executors.newFixedThreadPool(READERS + 1);
+		threads.execute(writer);
+		for (int i = 0; i < READERS; i++) {
+			long seed = i;
+			threads.execute(() -> readers.run(new Random(seed)));
+		}
+		return threads;
+	}
+
 	static class Readers {
 
 		final StringRedisTemplate template;
