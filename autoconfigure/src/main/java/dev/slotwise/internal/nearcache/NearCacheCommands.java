@@ -89,14 +89,18 @@ public final class NearCacheCommands {
 
 	private static @Nullable List<byte[]> mGet(NearCache cache, RedisStringCommands next, byte[][] keys) {
 		List<byte[]> values = new ArrayList<>(keys.length);
+		// Whether each key is covered is decided once, here: only covered misses take a ticket and are offered.
 		List<Integer> missing = new ArrayList<>();
+		List<Boolean> coveredMisses = new ArrayList<>();
 		int hits = 0;
 		for (int i = 0; i < keys.length; i++) {
 			byte[] key = keys[i];
-			byte[] value = cache.coversTemplateKey(key) ? cache.peek(key) : null;
+			boolean covered = cache.coversTemplateKey(key);
+			byte[] value = covered ? cache.peek(key) : null;
 			values.add(value);
 			if (value == null) {
 				missing.add(i);
+				coveredMisses.add(covered);
 			}
 			else {
 				hits++;
@@ -111,8 +115,8 @@ public final class NearCacheCommands {
 		int covered = 0;
 		for (int i = 0; i < misses.length; i++) {
 			misses[i] = keys[missing.get(i)];
-			tickets[i] = cache.ticket(misses[i]);
-			if (cache.coversTemplateKey(misses[i])) {
+			if (coveredMisses.get(i)) {
+				tickets[i] = cache.ticket(misses[i]);
 				covered++;
 			}
 		}
@@ -123,7 +127,7 @@ public final class NearCacheCommands {
 		for (int i = 0; i < misses.length; i++) {
 			byte[] value = fetched.get(i);
 			values.set(missing.get(i), value);
-			if (cache.coversTemplateKey(misses[i])) {
+			if (coveredMisses.get(i)) {
 				cache.offer(misses[i], tickets[i], value);
 			}
 		}
