@@ -12,32 +12,44 @@ import org.springframework.core.env.Environment;
 
 /**
  * Spring Boot's pool properties of one client ({@code spring.data.redis.jedis.pool.*} or
- * {@code spring.data.redis.lettuce.pool.*}) as the application set them, and Slotwise's defaults for those it left
- * unset. These defaults live here and nowhere else; Slotwise has no property of its own for a setting Spring Boot
- * already has.
+ * {@code spring.data.redis.lettuce.pool.*}) as the application set them, and Slotwise's
+ * defaults for those it left unset. These defaults live here and nowhere else; Slotwise
+ * has no property of its own for a setting Spring Boot already has.
  * <p>
- * A default never fights what the application set: every combination Spring Boot starts with starts with Slotwise
- * too. Values are not validated beyond what Spring Boot's binder checks (Spring Boot and commons-pool accept any
- * number: negative limits mean unlimited, a minimum above a maximum is capped); a default that would conflict with
- * an explicit limit yields to it (e.g. {@code min-idle} defaults to {@code min(4, max-idle, max-active)}), which
- * {@link #yieldedDefault()} describes in one line naming both properties. The pool advisor reviews the outcome.
+ * A default never fights what the application set: every combination Spring Boot starts
+ * with starts with Slotwise too. Values are not validated beyond what Spring Boot's
+ * binder checks (Spring Boot and commons-pool accept any number: negative limits mean
+ * unlimited, a minimum above a maximum is capped); a default that would conflict with an
+ * explicit limit yields to it (e.g. {@code min-idle} defaults to
+ * {@code min(4, max-idle, max-active)}), which {@link #yieldedDefault()} describes in one
+ * line naming both properties. The pool advisor reviews the outcome.
  */
 final class ClientPoolProperties {
 
-	/** Slotwise's default for {@code min-idle} over Jedis: a few connections ready per node. */
+	/**
+	 * Slotwise's default for {@code min-idle} over Jedis: a few connections ready per
+	 * node.
+	 */
 	static final int DEFAULT_MIN_IDLE = 4;
 
 	/**
-	 * Slotwise's default for {@code min-idle} over Lettuce, Spring Boot's own: Lettuce's pool serves only dedicated
-	 * connections (blocking commands, transactions), which an application borrows rarely, while every other command
-	 * shares one connection per node.
+	 * Slotwise's default for {@code min-idle} over Lettuce, Spring Boot's own: Lettuce's
+	 * pool serves only dedicated connections (blocking commands, transactions), which an
+	 * application borrows rarely, while every other command shares one connection per
+	 * node.
 	 */
 	static final int DEFAULT_LETTUCE_MIN_IDLE = 0;
 
-	/** Slotwise's default for {@code max-wait}: an exhausted pool fails a caller instead of hanging it. */
+	/**
+	 * Slotwise's default for {@code max-wait}: an exhausted pool fails a caller instead
+	 * of hanging it.
+	 */
 	static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(2);
 
-	/** Slotwise's default for {@code time-between-eviction-runs}: test-while-idle does nothing without it. */
+	/**
+	 * Slotwise's default for {@code time-between-eviction-runs}: test-while-idle does
+	 * nothing without it.
+	 */
 	static final Duration DEFAULT_TIME_BETWEEN_EVICTION_RUNS = Duration.ofSeconds(30);
 
 	private final String prefix;
@@ -75,8 +87,9 @@ final class ClientPoolProperties {
 	}
 
 	/**
-	 * Returns Slotwise's default for {@code max-active}: eight connections per processor, at least 16, so that the
-	 * Jedis multi-key executor (4 threads per processor) and as many application threads can each hold one.
+	 * Returns Slotwise's default for {@code max-active}: eight connections per processor,
+	 * at least 16, so that the Jedis multi-key executor (4 threads per processor) and as
+	 * many application threads can each hold one.
 	 * @return the default maximum connections per node
 	 */
 	static int defaultMaxActive() {
@@ -84,7 +97,8 @@ final class ClientPoolProperties {
 	}
 
 	/**
-	 * Returns whether the application turned pooling off with {@code spring.data.redis.<client>.pool.enabled=false}.
+	 * Returns whether the application turned pooling off with
+	 * {@code spring.data.redis.<client>.pool.enabled=false}.
 	 * @return whether pooling is off
 	 */
 	boolean poolingDisabled() {
@@ -125,8 +139,8 @@ final class ClientPoolProperties {
 		}
 		boolean byMaxIdle = this.maxIdle != null && this.maxIdle == effectiveMinIdle();
 		String limit = byMaxIdle ? name("max-idle") + "=" + this.maxIdle : name("max-active") + "=" + this.maxActive;
-		return "Slotwise's default for " + name("min-idle") + " (" + this.defaultMinIdle + ") yields to " + limit
-				+ ": " + name("min-idle") + " is " + effectiveMinIdle() + "; set it to choose another value";
+		return "Slotwise's default for " + name("min-idle") + " (" + this.defaultMinIdle + ") yields to " + limit + ": "
+				+ name("min-idle") + " is " + effectiveMinIdle() + "; set it to choose another value";
 	}
 
 	Duration effectiveMaxWait() {
@@ -139,7 +153,8 @@ final class ClientPoolProperties {
 	}
 
 	/**
-	 * Returns the effective settings: these properties with Slotwise's defaults, plus what only Slotwise has.
+	 * Returns the effective settings: these properties with Slotwise's defaults, plus
+	 * what only Slotwise has.
 	 * @param pool Slotwise's pool properties
 	 * @return the settings, each with the property it comes from
 	 */

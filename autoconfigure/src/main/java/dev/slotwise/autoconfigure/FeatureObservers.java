@@ -9,8 +9,8 @@ import dev.slotwise.internal.transaction.TransactionObserver;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
- * The observers of each feature for one client: every source the application has (Slotwise's meters, its
- * observations), as one.
+ * The observers of each feature for one client: every source the application has
+ * (Slotwise's meters, its observations), as one.
  */
 final class FeatureObservers {
 

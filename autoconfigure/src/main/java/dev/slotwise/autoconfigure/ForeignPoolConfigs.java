@@ -7,8 +7,8 @@ import dev.slotwise.internal.pool.PoolSettings;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
 /**
- * Describes a pool configuration Slotwise did not build (the application replaced it), so that the advisor can
- * still review it.
+ * Describes a pool configuration Slotwise did not build (the application replaced it), so
+ * that the advisor can still review it.
  */
 final class ForeignPoolConfigs {
 

@@ -10,9 +10,10 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Binds the multi-key executor's meters once both the executor and a registry exist, in whichever order they come:
- * the executor is created only when a Slotwise Jedis cluster factory needs it, which may be before or after Spring
- * Boot binds the application's registries.
+ * Binds the multi-key executor's meters once both the executor and a registry exist, in
+ * whichever order they come: the executor is created only when a Slotwise Jedis cluster
+ * factory needs it, which may be before or after Spring Boot binds the application's
+ * registries.
  */
 final class LazyExecutorMeters implements MeterBinder, MultiKeyExecutorListener {
 

@@ -23,22 +23,28 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.util.ClassUtils;
 
 /**
- * Matches when the libraries on the class path have the API Slotwise is compiled against: Spring Data Redis 4.1
- * (Spring Boot 4.1) and, for each client present, a Jedis with {@code RedisClusterClient} (7.2+) and a Lettuce with
- * {@code DriverInfo} (not in 6.8). On older versions (Spring Boot 4.0.x brings Spring Data Redis 4.0, Jedis 7.0 and
- * Lettuce 6.8) Slotwise's classes would fail with {@code NoClassDefFoundError}/{@code NoSuchMethodError} once they
- * load, so the auto-configurations back off before any of them is loaded, and one WARN names the versions found: the
- * application runs on plain Spring Data Redis.
+ * Matches when the libraries on the class path have the API Slotwise is compiled against:
+ * Spring Data Redis 4.1 (Spring Boot 4.1) and, for each client present, a Jedis with
+ * {@code RedisClusterClient} (7.2+) and a Lettuce with {@code DriverInfo} (not in 6.8).
+ * On older versions (Spring Boot 4.0.x brings Spring Data Redis 4.0, Jedis 7.0 and
+ * Lettuce 6.8) Slotwise's classes would fail with
+ * {@code NoClassDefFoundError}/{@code NoSuchMethodError} once they load, so the
+ * auto-configurations back off before any of them is loaded, and one WARN names the
+ * versions found: the application runs on plain Spring Data Redis.
  * <p>
- * Only class names are checked (no Slotwise class that links against the libraries is loaded here). Ordered after
- * the class and property conditions, so that {@code slotwise.enabled=false} keeps it silent.
+ * Only class names are checked (no Slotwise class that links against the libraries is
+ * loaded here). Ordered after the class and property conditions, so that
+ * {@code slotwise.enabled=false} keeps it silent.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE + 50)
 final class OnSupportedLibrariesCondition extends SpringBootCondition {
 
 	private static final Log logger = LogFactory.getLog(OnSupportedLibrariesCondition.class);
 
-	/** Spring Data Redis 4.1 types Slotwise uses (the Jedis client builder hook, the Lettuce client identity). */
+	/**
+	 * Spring Data Redis 4.1 types Slotwise uses (the Jedis client builder hook, the
+	 * Lettuce client identity).
+	 */
 	private static final String[] SPRING_DATA_REDIS_4_1 = {
 			"org.springframework.data.redis.connection.jedis.JedisClientBuilderCustomizer",
 			"org.springframework.data.redis.util.RedisClientLibraryInfo" };
@@ -50,7 +56,9 @@ final class OnSupportedLibrariesCondition extends SpringBootCondition {
 
 	private static final String LETTUCE = "io.lettuce.core.RedisClient";
 
-	/** Lettuce's client identity (absent from 6.8), which Slotwise's Lettuce factory sets. */
+	/**
+	 * Lettuce's client identity (absent from 6.8), which Slotwise's Lettuce factory sets.
+	 */
 	private static final String LETTUCE_DRIVER_INFO = "io.lettuce.core.DriverInfo";
 
 	@Override
@@ -81,8 +89,8 @@ final class OnSupportedLibrariesCondition extends SpringBootCondition {
 	}
 
 	/**
-	 * Whether this condition already reported its outcome in this application context (it guards more than one
-	 * auto-configuration; the WARN should appear once).
+	 * Whether this condition already reported its outcome in this application context (it
+	 * guards more than one auto-configuration; the WARN should appear once).
 	 */
 	private static boolean alreadyReported(@Nullable ConfigurableListableBeanFactory beanFactory) {
 		if (beanFactory == null) {
@@ -111,7 +119,10 @@ final class OnSupportedLibrariesCondition extends SpringBootCondition {
 		return found.toString();
 	}
 
-	/** The jar's Implementation-Version, else the version in its Maven pom.properties, else "unknown". */
+	/**
+	 * The jar's Implementation-Version, else the version in its Maven pom.properties,
+	 * else "unknown".
+	 */
 	private static String version(ClassLoader classLoader, String className, String groupId, String artifactId) {
 		try {
 			Package pkg = ClassUtils.forName(className, classLoader).getPackage();

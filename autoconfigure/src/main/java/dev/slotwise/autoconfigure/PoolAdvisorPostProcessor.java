@@ -14,10 +14,12 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 
 /**
- * The pool advisor's one place, the same for both clients: reviews the pool configuration of each connection factory
- * Spring Boot's Redis auto-configuration created, as it ends up after every customizer ran, before the factory
- * connects. Slotwise's own configuration is reviewed with the property each value came from; one the application
- * put in its place is reviewed as it is. Factories the application declared itself are left alone.
+ * The pool advisor's one place, the same for both clients: reviews the pool configuration
+ * of each connection factory Spring Boot's Redis auto-configuration created, as it ends
+ * up after every customizer ran, before the factory connects. Slotwise's own
+ * configuration is reviewed with the property each value came from; one the application
+ * put in its place is reviewed as it is. Factories the application declared itself are
+ * left alone.
  *
  * @param <F> the connection factory type
  */
@@ -35,7 +37,8 @@ final class PoolAdvisorPostProcessor<F> implements BeanPostProcessor, BeanFactor
 	 * Creates an advisor for one client.
 	 * @param factoryType the connection factory type of the client
 	 * @param client the client's name in messages, {@code Jedis} or {@code Lettuce}
-	 * @param poolConfig the pool configuration of a factory, {@code null} when it does not pool
+	 * @param poolConfig the pool configuration of a factory, {@code null} when it does
+	 * not pool
 	 */
 	PoolAdvisorPostProcessor(Class<F> factoryType, String client,
 			Function<F, @Nullable GenericObjectPoolConfig<?>> poolConfig) {
@@ -59,8 +62,9 @@ final class PoolAdvisorPostProcessor<F> implements BeanPostProcessor, BeanFactor
 				PoolAdvisor.warn(tuned.getSettings(), this.client);
 			}
 			else if (config != null) {
-				PoolAdvisor.warn(ForeignPoolConfigs.describe(config,
-						"the application's " + this.client + " pool configuration"), this.client);
+				PoolAdvisor.warn(
+						ForeignPoolConfigs.describe(config, "the application's " + this.client + " pool configuration"),
+						this.client);
 			}
 		}
 		return bean;

@@ -7,10 +7,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.validation.Errors;
 
 /**
- * The range checks of Slotwise's {@link org.springframework.validation.Validator}s. Each rejects a field by its
- * dashed property name (e.g. {@code multikey.max-keys-per-command}) with a message that names the whole property, so
- * that the binder's {@code BindValidationException} and Spring Boot's failure analysis tell the user exactly what to
- * change, whichever property it is.
+ * The range checks of Slotwise's {@link org.springframework.validation.Validator}s. Each
+ * rejects a field by its dashed property name (e.g.
+ * {@code multikey.max-keys-per-command}) with a message that names the whole property, so
+ * that the binder's {@code BindValidationException} and Spring Boot's failure analysis
+ * tell the user exactly what to change, whichever property it is.
  */
 final class PropertyChecks {
 

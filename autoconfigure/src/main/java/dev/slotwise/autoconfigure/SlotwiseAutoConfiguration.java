@@ -10,15 +10,17 @@ import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * Auto-configuration for Slotwise: tuned connection pools with pre-warm, a
- * cluster topology provider that spreads and caches refreshes, slot-aware parallel multi-key commands, and their
- * meters, all behind the {@code RedisTemplate} the application already injects.
+ * Auto-configuration for Slotwise: tuned connection pools with pre-warm, a cluster
+ * topology provider that spreads and caches refreshes, slot-aware parallel multi-key
+ * commands, and their meters, all behind the {@code RedisTemplate} the application
+ * already injects.
  * <p>
- * Runs before Spring Boot's {@link DataRedisAutoConfiguration}, whose connection factory it tunes through
- * customizers and, in cluster mode, replaces by a Slotwise subclass with the same configuration. An application
- * that declares its own {@link RedisConnectionFactory} keeps it untouched. {@code slotwise.enabled=false} turns
- * everything off. On libraries older than Slotwise is built for (Spring Boot 4.0.x) it stays off and logs one WARN
- * ({@code OnSupportedLibrariesCondition}).
+ * Runs before Spring Boot's {@link DataRedisAutoConfiguration}, whose connection factory
+ * it tunes through customizers and, in cluster mode, replaces by a Slotwise subclass with
+ * the same configuration. An application that declares its own
+ * {@link RedisConnectionFactory} keeps it untouched. {@code slotwise.enabled=false} turns
+ * everything off. On libraries older than Slotwise is built for (Spring Boot 4.0.x) it
+ * stays off and logs one WARN ({@code OnSupportedLibrariesCondition}).
  */
 @AutoConfiguration(before = DataRedisAutoConfiguration.class)
 @ConditionalOnClass(RedisConnectionFactory.class)

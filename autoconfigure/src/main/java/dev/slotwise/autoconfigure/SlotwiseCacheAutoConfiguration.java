@@ -31,15 +31,18 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * Redis caches on a cluster clear through Slotwise's cluster-wide {@code SCAN}, which unlinks every key on the master
- * where it was found: a {@link RedisCacheManagerBuilderCustomizer} sets the cache writer Spring Boot would build
- * (non-locking) with Slotwise's {@link ClusterCacheClear} batch strategy, in place of Spring Data Redis's default
- * {@code KEYS} strategy. It runs first among the customizers, so a writer the application sets in its own customizer
- * replaces it; an application's own {@code CacheManager} is left alone. One INFO line per application says which is
- * used.
+ * Redis caches on a cluster clear through Slotwise's cluster-wide {@code SCAN}, which
+ * unlinks every key on the master where it was found: a
+ * {@link RedisCacheManagerBuilderCustomizer} sets the cache writer Spring Boot would
+ * build (non-locking) with Slotwise's {@link ClusterCacheClear} batch strategy, in place
+ * of Spring Data Redis's default {@code KEYS} strategy. It runs first among the
+ * customizers, so a writer the application sets in its own customizer replaces it; an
+ * application's own {@code CacheManager} is left alone. One INFO line per application
+ * says which is used.
  * <p>
- * Off with {@code slotwise.enabled=false} or {@code slotwise.keyspace.enabled=false}, and on a standalone Redis or a
- * connection factory that is not Slotwise's: Spring Boot's default writer then stays.
+ * Off with {@code slotwise.enabled=false} or {@code slotwise.keyspace.enabled=false}, and
+ * on a standalone Redis or a connection factory that is not Slotwise's: Spring Boot's
+ * default writer then stays.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, SlotwiseAutoConfiguration.class })
 @ConditionalOnClass({ RedisCacheManagerBuilderCustomizer.class, RedisCacheManager.class })
@@ -64,8 +67,8 @@ public final class SlotwiseCacheAutoConfiguration {
 	}
 
 	/**
-	 * Sets the cluster cache writer on Spring Boot's cache manager builder, and logs (once per application) which
-	 * writer the caches use.
+	 * Sets the cluster cache writer on Spring Boot's cache manager builder, and logs
+	 * (once per application) which writer the caches use.
 	 */
 	static final class ClusterCacheWriterCustomizer
 			implements RedisCacheManagerBuilderCustomizer, Ordered, SmartInitializingSingleton {
@@ -118,7 +121,8 @@ public final class SlotwiseCacheAutoConfiguration {
 
 		@Override
 		public int getOrder() {
-			// First: an application's customizer that sets a writer of its own runs later and wins.
+			// First: an application's customizer that sets a writer of its own runs later
+			// and wins.
 			return Ordered.HIGHEST_PRECEDENCE;
 		}
 
@@ -140,9 +144,10 @@ public final class SlotwiseCacheAutoConfiguration {
 	}
 
 	/**
-	 * Runs last among the customizers and logs which writer the cache manager gets: Slotwise's, or one the
-	 * application's customizers set after it. The builder has no getter for its writer, so a cache of a manager built
-	 * from it, and never started, tells (no Redis command is sent).
+	 * Runs last among the customizers and logs which writer the cache manager gets:
+	 * Slotwise's, or one the application's customizers set after it. The builder has no
+	 * getter for its writer, so a cache of a manager built from it, and never started,
+	 * tells (no Redis command is sent).
 	 */
 	static final class CacheWriterReport implements RedisCacheManagerBuilderCustomizer, Ordered {
 
@@ -164,7 +169,8 @@ public final class SlotwiseCacheAutoConfiguration {
 				return;
 			}
 			CacheProperties properties = this.cacheProperties.getIfAvailable();
-			// With statistics on, the manager wraps whichever writer it gets in a copy: identity cannot tell.
+			// With statistics on, the manager wraps whichever writer it gets in a copy:
+			// identity cannot tell.
 			boolean statistics = properties != null && properties.getRedis().isEnableStatistics();
 			Cache probe = statistics ? null : builder.build().getCache(PROBE);
 			if (probe instanceof TransactionAwareCacheDecorator transactionAware) {
@@ -188,7 +194,10 @@ public final class SlotwiseCacheAutoConfiguration {
 			return Ordered.LOWEST_PRECEDENCE;
 		}
 
-		/** The writer behind the near cache's, which keeps values in front of Slotwise's (or any) writer. */
+		/**
+		 * The writer behind the near cache's, which keeps values in front of Slotwise's
+		 * (or any) writer.
+		 */
 		private static RedisCacheWriter unwrap(RedisCacheWriter writer) {
 			if (ClassUtils.isPresent("com.github.benmanes.caffeine.cache.Caffeine", writer.getClass().getClassLoader())
 					&& NearCacheWriters.isNearCache(writer)) {

@@ -30,10 +30,11 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Slotwise's cluster connections, composed of the features the application left on: each feature (multi-key
- * commands, pipelining, key walks, pub/sub) is registered by its own configuration with its own
- * {@code slotwise.<feature>.enabled} switch; this one composes whichever are there, and holds what they share (the
- * limits of node batches and, over Jedis, the executor of node batches).
+ * Slotwise's cluster connections, composed of the features the application left on: each
+ * feature (multi-key commands, pipelining, key walks, pub/sub) is registered by its own
+ * configuration with its own {@code slotwise.<feature>.enabled} switch; this one composes
+ * whichever are there, and holds what they share (the limits of node batches and, over
+ * Jedis, the executor of node batches).
  */
 @Configuration(proxyBeanMethods = false)
 class SlotwiseClusterConnectionConfiguration {
@@ -45,8 +46,10 @@ class SlotwiseClusterConnectionConfiguration {
 	MultiKeySettings slotwiseMultiKeySettings(SlotwiseProperties properties, Environment environment) {
 		SlotwiseProperties.MultiKey multiKey = properties.getMultikey();
 		Duration timeout = multiKey.getTimeout();
-		// A dead node must fail a call no later than the application's own command timeout would: the engine's
-		// batches do not run under the client's per-command timeout, so it takes the shorter of the two.
+		// A dead node must fail a call no later than the application's own command
+		// timeout would: the engine's
+		// batches do not run under the client's per-command timeout, so it takes the
+		// shorter of the two.
 		Duration commandTimeout = Binder.get(environment).bind(COMMAND_TIMEOUT, Duration.class).orElse(null);
 		if (commandTimeout != null && !commandTimeout.isNegative() && !commandTimeout.isZero()
 				&& commandTimeout.compareTo(timeout) < 0) {
@@ -61,10 +64,11 @@ class SlotwiseClusterConnectionConfiguration {
 	static class JedisClusterConnectionConfiguration {
 
 		/**
-		 * The executor of the Jedis features' node batches. Lazy: created when a feature of a started Slotwise Jedis
-		 * cluster factory first needs it, so that an application on Lettuce, or on Jedis without a cluster, gets
-		 * neither the executor nor its threads. On virtual threads when the application enabled them, as Spring
-		 * Boot's own Redis cluster executor is.
+		 * The executor of the Jedis features' node batches. Lazy: created when a feature
+		 * of a started Slotwise Jedis cluster factory first needs it, so that an
+		 * application on Lettuce, or on Jedis without a cluster, gets neither the
+		 * executor nor its threads. On virtual threads when the application enabled them,
+		 * as Spring Boot's own Redis cluster executor is.
 		 */
 		@Bean(destroyMethod = "close")
 		@Lazy

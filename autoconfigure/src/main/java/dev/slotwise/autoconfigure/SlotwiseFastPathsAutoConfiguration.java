@@ -25,9 +25,10 @@ import org.springframework.context.event.ContextRefreshedEvent;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * Reports which of Slotwise's fast paths (each relying on a library internal or extension point) are active: one log
- * line per Slotwise connection factory once the context has started (INFO when all are, WARN naming what is missing
- * and what happens instead otherwise), and, with Actuator, a {@code slotwise.fastPaths} entry of the {@code info}
+ * Reports which of Slotwise's fast paths (each relying on a library internal or extension
+ * point) are active: one log line per Slotwise connection factory once the context has
+ * started (INFO when all are, WARN naming what is missing and what happens instead
+ * otherwise), and, with Actuator, a {@code slotwise.fastPaths} entry of the {@code info}
  * endpoint. The health details of {@code redis} say the same.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, SlotwiseAutoConfiguration.class })
@@ -44,7 +45,8 @@ public final class SlotwiseFastPathsAutoConfiguration {
 	@Bean
 	static ApplicationListener<ContextRefreshedEvent> slotwiseFastPathsLog(ApplicationContext context) {
 		return (event) -> {
-			// Once, for the context that declares the factories (not for child contexts that share them).
+			// Once, for the context that declares the factories (not for child contexts
+			// that share them).
 			if (event.getApplicationContext() != context) {
 				return;
 			}
@@ -89,7 +91,8 @@ public final class SlotwiseFastPathsAutoConfiguration {
 				}
 				else if (!fastPaths.isEmpty()) {
 					Map<String, Object> byFactory = new LinkedHashMap<>();
-					fastPaths.forEach((name, paths) -> byFactory.put(name, Map.of("fastPaths", FastPaths.describe(paths))));
+					fastPaths
+						.forEach((name, paths) -> byFactory.put(name, Map.of("fastPaths", FastPaths.describe(paths))));
 					builder.withDetail("slotwise", byFactory);
 				}
 			};

@@ -22,14 +22,17 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * Actuator health for Redis behind Slotwise: the {@code redis} health contributor becomes a
- * {@link ClusterHealthIndicator} per connection factory, in place of Spring Boot's (which sends {@code CLUSTER INFO}
- * and, through Spring Data Redis's topology, {@code CLUSTER NODES}). It backs off when the application defines its
- * own {@code redisHealthIndicator} or {@code redisHealthContributor}, with {@code management.health.redis.enabled=false}
- * and with {@code slotwise.enabled=false}. With the near cache on, its details show the invalidation link to each node.
+ * Actuator health for Redis behind Slotwise: the {@code redis} health contributor becomes
+ * a {@link ClusterHealthIndicator} per connection factory, in place of Spring Boot's
+ * (which sends {@code CLUSTER INFO} and, through Spring Data Redis's topology,
+ * {@code CLUSTER NODES}). It backs off when the application defines its own
+ * {@code redisHealthIndicator} or {@code redisHealthContributor}, with
+ * {@code management.health.redis.enabled=false} and with {@code slotwise.enabled=false}.
+ * With the near cache on, its details show the invalidation link to each node.
  */
-@AutoConfiguration(after = DataRedisAutoConfiguration.class, before = { DataRedisHealthContributorAutoConfiguration.class,
-		DataRedisReactiveHealthContributorAutoConfiguration.class })
+@AutoConfiguration(after = DataRedisAutoConfiguration.class,
+		before = { DataRedisHealthContributorAutoConfiguration.class,
+				DataRedisReactiveHealthContributorAutoConfiguration.class })
 @ConditionalOnClass({ RedisConnectionFactory.class, HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnBean(RedisConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "slotwise.enabled", matchIfMissing = true)
@@ -39,7 +42,8 @@ public final class SlotwiseHealthAutoConfiguration
 		extends CompositeHealthContributorConfiguration<ClusterHealthIndicator, RedisConnectionFactory> {
 
 	SlotwiseHealthAutoConfiguration(ObjectProvider<NearCacheRuntime> nearCache) {
-		// The near cache (slotwise.near-cache.enabled) adds its invalidation links to the details, never to the status.
+		// The near cache (slotwise.near-cache.enabled) adds its invalidation links to the
+		// details, never to the status.
 		super((factory) -> new ClusterHealthIndicator(factory, nearCache::getIfAvailable));
 	}
 

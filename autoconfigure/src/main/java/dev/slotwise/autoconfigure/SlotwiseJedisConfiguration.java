@@ -23,8 +23,9 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 
 /**
  * Slotwise for Jedis: Spring Boot's {@link JedisConnectionFactory} replaced by a
- * {@link SlotwiseJedisConnectionFactory} in cluster mode, whose Jedis cluster client retries a command no longer than
- * the configured timeout. The pool lives in {@link SlotwisePoolConfiguration}.
+ * {@link SlotwiseJedisConnectionFactory} in cluster mode, whose Jedis cluster client
+ * retries a command no longer than the configured timeout. The pool lives in
+ * {@link SlotwisePoolConfiguration}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({ Jedis.class, JedisConnectionFactory.class, GenericObjectPool.class })
@@ -35,8 +36,9 @@ class SlotwiseJedisConfiguration {
 	private static final String RETRY_CONTRIBUTOR = "slotwise-retry-budget";
 
 	/**
-	 * Bounds the total retry time of a command by {@code spring.data.redis.timeout} (the factory's read timeout),
-	 * where Jedis's default is that timeout times the attempts; the application's own Jedis retry settings win.
+	 * Bounds the total retry time of a command by {@code spring.data.redis.timeout} (the
+	 * factory's read timeout), where Jedis's default is that timeout times the attempts;
+	 * the application's own Jedis retry settings win.
 	 */
 	@Bean
 	@Order(SlotwiseOrder.TOPOLOGY)
@@ -49,8 +51,9 @@ class SlotwiseJedisConfiguration {
 	}
 
 	/**
-	 * Meters for the per-node pools, a {@code MeterBinder} Spring Boot binds to the application's registry; they
-	 * follow the pools of the Slotwise cluster factory's client as nodes come and go.
+	 * Meters for the per-node pools, a {@code MeterBinder} Spring Boot binds to the
+	 * application's registry; they follow the pools of the Slotwise cluster factory's
+	 * client as nodes come and go.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)
@@ -68,8 +71,8 @@ class SlotwiseJedisConfiguration {
 		SlotwiseJedisConnectionFactoryCustomizer slotwisePoolMetricsCustomizer(
 				ObjectProvider<JedisClusterPoolMeters> meters) {
 			return (factory) -> meters.ifAvailable((poolMeters) -> {
-				poolMeters.follow(() -> factory.isRunning() ? factory.getRequiredClusterClient().getClusterNodes()
-						: Map.of());
+				poolMeters.follow(
+						() -> factory.isRunning() ? factory.getRequiredClusterClient().getClusterNodes() : Map.of());
 				factory.addClientStartedListener("slotwise-pool-metrics", (client) -> poolMeters.sync());
 			});
 		}
@@ -83,8 +86,8 @@ class SlotwiseJedisConfiguration {
 
 	/**
 	 * Replaces the {@link JedisConnectionFactory} Spring Boot created for a cluster by a
-	 * {@link SlotwiseJedisConnectionFactory} with the same configuration, before it starts. Factories the
-	 * application declared itself are left alone.
+	 * {@link SlotwiseJedisConnectionFactory} with the same configuration, before it
+	 * starts. Factories the application declared itself are left alone.
 	 */
 	static final class SlotwiseJedisConnectionFactoryPostProcessor
 			extends SpringBootConnectionFactoryReplacer<JedisConnectionFactory> {

@@ -21,9 +21,10 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Cluster-wide {@code scan}, {@code keys} and cache clearing on every master, a feature of Slotwise's cluster
- * connections on Jedis and Lettuce. {@code slotwise.keyspace.enabled=false} leaves Spring Data Redis's in place and
- * every other feature as it is.
+ * Cluster-wide {@code scan}, {@code keys} and cache clearing on every master, a feature
+ * of Slotwise's cluster connections on Jedis and Lettuce.
+ * {@code slotwise.keyspace.enabled=false} leaves Spring Data Redis's in place and every
+ * other feature as it is.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = "slotwise.keyspace.enabled", matchIfMissing = true)
@@ -64,7 +65,8 @@ class SlotwiseKeyspaceConfiguration {
 	}
 
 	/**
-	 * Key-walk meters, when Micrometer is present and {@code slotwise.metrics.enabled} is not false.
+	 * Key-walk meters, when Micrometer is present and {@code slotwise.metrics.enabled} is
+	 * not false.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)

@@ -13,7 +13,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * Slotwise for Lettuce: Spring Boot's {@link LettuceConnectionFactory} replaced by a
- * {@link SlotwiseLettuceConnectionFactory} in cluster mode. The pool lives in {@link SlotwisePoolConfiguration}.
+ * {@link SlotwiseLettuceConnectionFactory} in cluster mode. The pool lives in
+ * {@link SlotwisePoolConfiguration}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({ RedisClient.class, LettuceConnectionFactory.class })
@@ -27,9 +28,9 @@ class SlotwiseLettuceConfiguration {
 	}
 
 	/**
-	 * Replaces the {@link LettuceConnectionFactory} Spring Boot created for a cluster by a
-	 * {@link SlotwiseLettuceConnectionFactory} with the same configuration, before it starts. Factories the
-	 * application declared itself are left alone.
+	 * Replaces the {@link LettuceConnectionFactory} Spring Boot created for a cluster by
+	 * a {@link SlotwiseLettuceConnectionFactory} with the same configuration, before it
+	 * starts. Factories the application declared itself are left alone.
 	 */
 	static final class SlotwiseLettuceConnectionFactoryPostProcessor
 			extends SpringBootConnectionFactoryReplacer<LettuceConnectionFactory> {

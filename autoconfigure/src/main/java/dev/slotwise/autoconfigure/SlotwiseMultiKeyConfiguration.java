@@ -28,9 +28,10 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Slot-aware parallel multi-key commands, a feature of Slotwise's cluster connections on Jedis and on Lettuce
- * (imperative and reactive). {@code slotwise.multikey.enabled=false} leaves Spring Data Redis's multi-key commands in
- * place and every other feature as it is.
+ * Slot-aware parallel multi-key commands, a feature of Slotwise's cluster connections on
+ * Jedis and on Lettuce (imperative and reactive). {@code slotwise.multikey.enabled=false}
+ * leaves Spring Data Redis's multi-key commands in place and every other feature as it
+ * is.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = "slotwise.multikey.enabled", matchIfMissing = true)
@@ -73,8 +74,10 @@ class SlotwiseMultiKeyConfiguration {
 
 				@Override
 				public StartedFeature<LettuceConnectionView> start(LettuceClusterRuntime runtime) {
-					// Only a Lettuce factory in use reaches here. Ignored rather than fatal: one configuration may
-					// serve Jedis and Lettuce deployments, and over Lettuce the engine's reads already follow the
+					// Only a Lettuce factory in use reaches here. Ignored rather than
+					// fatal: one configuration may
+					// serve Jedis and Lettuce deployments, and over Lettuce the engine's
+					// reads already follow the
 					// application's own ReadFrom.
 					logger.warn("slotwise.multikey.read-from="
 							+ readFrom.name().toLowerCase(Locale.ROOT).replace('_', '-')
@@ -89,8 +92,9 @@ class SlotwiseMultiKeyConfiguration {
 	}
 
 	/**
-	 * Multi-key meters, when Micrometer is present and {@code slotwise.metrics.enabled} is not false: a
-	 * {@code MeterBinder} bean that Spring Boot binds to the application's registry.
+	 * Multi-key meters, when Micrometer is present and {@code slotwise.metrics.enabled}
+	 * is not false: a {@code MeterBinder} bean that Spring Boot binds to the
+	 * application's registry.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)

@@ -29,11 +29,13 @@ import org.springframework.data.redis.cache.RedisCacheWriter;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * The near cache in front of Spring Boot's Redis caches ({@code slotwise.near-cache.enabled}): the cache writer the
- * cache manager would get (Slotwise's cluster cache clear, or Spring Boot's default) is wrapped in a
- * {@link NearCacheWriter} for the caches of {@code slotwise.near-cache.cache-names} (empty: every cache the manager
- * knows once all customizers ran), and their key prefixes are tracked on every node. A writer the application sets in
- * its own customizer wins, as with the cache clear.
+ * The near cache in front of Spring Boot's Redis caches
+ * ({@code slotwise.near-cache.enabled}): the cache writer the cache manager would get
+ * (Slotwise's cluster cache clear, or Spring Boot's default) is wrapped in a
+ * {@link NearCacheWriter} for the caches of {@code slotwise.near-cache.cache-names}
+ * (empty: every cache the manager knows once all customizers ran), and their key prefixes
+ * are tracked on every node. A writer the application sets in its own customizer wins, as
+ * with the cache clear.
  */
 @AutoConfiguration(after = SlotwiseCacheAutoConfiguration.class)
 @ConditionalOnClass({ RedisCacheManagerBuilderCustomizer.class, RedisCacheManager.class, Caffeine.class })
@@ -56,7 +58,8 @@ public final class SlotwiseNearCacheAutoConfiguration {
 	}
 
 	/**
-	 * Wraps the writer right after Slotwise's cluster cache clear set its own (or, without it, Spring Boot's default).
+	 * Wraps the writer right after Slotwise's cluster cache clear set its own (or,
+	 * without it, Spring Boot's default).
 	 */
 	static final class NearCacheWriterCustomizer implements RedisCacheManagerBuilderCustomizer, Ordered {
 
@@ -93,9 +96,11 @@ public final class SlotwiseNearCacheAutoConfiguration {
 				}
 				writer = RedisCacheWriter.nonLockingRedisCacheWriter(factory);
 			}
-			// The names are chosen later (select), when every customizer ran: the writer reads them at each call.
-			builder.cacheWriter(new NearCacheWriter(writer, this.nearCache.cache(),
-					(name) -> this.prefixes.containsKey(name), (name) -> this.prefixes.getOrDefault(name, new byte[0])));
+			// The names are chosen later (select), when every customizer ran: the writer
+			// reads them at each call.
+			builder.cacheWriter(
+					new NearCacheWriter(writer, this.nearCache.cache(), (name) -> this.prefixes.containsKey(name),
+							(name) -> this.prefixes.getOrDefault(name, new byte[0])));
 		}
 
 		/** Fills the caches served from the builder once every customizer ran. */
@@ -108,7 +113,8 @@ public final class SlotwiseNearCacheAutoConfiguration {
 				RedisCacheConfiguration configuration = builder.getCacheConfigurationFor(name)
 					.orElseGet(builder::cacheDefaults);
 				if (!configuration.usePrefix() || configuration.getKeyPrefixFor(name).isEmpty()) {
-					// Tracking needs a prefix: without one a cache's keys cannot be told from any other key.
+					// Tracking needs a prefix: without one a cache's keys cannot be told
+					// from any other key.
 					unprefixed.add(name);
 					continue;
 				}
@@ -130,14 +136,16 @@ public final class SlotwiseNearCacheAutoConfiguration {
 
 		@Override
 		public int getOrder() {
-			// Right after Slotwise's cluster cache clear, before the application's customizers.
+			// Right after Slotwise's cluster cache clear, before the application's
+			// customizers.
 			return Ordered.HIGHEST_PRECEDENCE + 1;
 		}
 
 	}
 
 	/**
-	 * Chooses the caches served once every other customizer ran (it sees the caches the application configured).
+	 * Chooses the caches served once every other customizer ran (it sees the caches the
+	 * application configured).
 	 */
 	static final class NearCacheNamesCustomizer implements RedisCacheManagerBuilderCustomizer, Ordered {
 

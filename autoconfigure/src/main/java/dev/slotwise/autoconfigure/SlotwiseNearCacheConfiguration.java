@@ -29,8 +29,9 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * The near cache ({@code slotwise.near-cache.enabled}, off by default): the local tier and its tracking, and the
- * command layer of template reads on both clients. The Spring caches' tier is set up with the cache writer, in
+ * The near cache ({@code slotwise.near-cache.enabled}, off by default): the local tier
+ * and its tracking, and the command layer of template reads on both clients. The Spring
+ * caches' tier is set up with the cache writer, in
  * {@link SlotwiseCacheAutoConfiguration}.
  */
 @Configuration(proxyBeanMethods = false)
@@ -38,7 +39,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 class SlotwiseNearCacheConfiguration {
 
 	/**
-	 * Fails start-up, naming what is missing, when the near cache is asked for without Caffeine.
+	 * Fails start-up, naming what is missing, when the near cache is asked for without
+	 * Caffeine.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnMissingClass("com.github.benmanes.caffeine.cache.Caffeine")
@@ -58,7 +60,8 @@ class SlotwiseNearCacheConfiguration {
 		@Bean
 		NearCacheRuntime slotwiseNearCache(SlotwiseProperties properties, ObjectProvider<NearCacheObserver> observer) {
 			SlotwiseProperties.NearCache nearCache = properties.getNearCache();
-			List<byte[]> prefixes = nearCache.getKeyPrefixes().stream()
+			List<byte[]> prefixes = nearCache.getKeyPrefixes()
+				.stream()
 				.map((prefix) -> prefix.getBytes(StandardCharsets.UTF_8))
 				.toList();
 			NearCacheSettings settings = new NearCacheSettings(nearCache.getMaxEntries(),
@@ -75,7 +78,8 @@ class SlotwiseNearCacheConfiguration {
 		}
 
 		/**
-		 * Near cache meters, when Micrometer is present and {@code slotwise.metrics.enabled} is not false.
+		 * Near cache meters, when Micrometer is present and
+		 * {@code slotwise.metrics.enabled} is not false.
 		 */
 		@Configuration(proxyBeanMethods = false)
 		@ConditionalOnClass(MeterRegistry.class)

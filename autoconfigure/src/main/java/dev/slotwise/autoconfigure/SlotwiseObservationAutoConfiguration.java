@@ -16,14 +16,18 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * Micrometer Observations of Slotwise's cross-slot multi-key calls ({@code slotwise.multikey}) and cluster pipelines
- * ({@code slotwise.pipeline}), each with one child per node batch, and of transactions
- * ({@code slotwise.transaction}) and of the near cache's reads sent to Redis ({@code slotwise.near-cache}), on both
- * clients, when the application has an {@link ObservationRegistry} (Spring Boot's, with Actuator). Lettuce's own
- * per-command observations, which Spring Boot's {@code LettuceObservationAutoConfiguration} turns on with the same
- * registry, do not depend on this: the engine keeps them either way. {@code slotwise.observations.enabled=false} turns Slotwise's own off.
+ * Micrometer Observations of Slotwise's cross-slot multi-key calls
+ * ({@code slotwise.multikey}) and cluster pipelines ({@code slotwise.pipeline}), each
+ * with one child per node batch, and of transactions ({@code slotwise.transaction}) and
+ * of the near cache's reads sent to Redis ({@code slotwise.near-cache}), on both clients,
+ * when the application has an {@link ObservationRegistry} (Spring Boot's, with Actuator).
+ * Lettuce's own per-command observations, which Spring Boot's
+ * {@code LettuceObservationAutoConfiguration} turns on with the same registry, do not
+ * depend on this: the engine keeps them either way.
+ * {@code slotwise.observations.enabled=false} turns Slotwise's own off.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
+@AutoConfiguration(
+		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
 @ConditionalOnClass({ RedisConnectionFactory.class, ObservationRegistry.class })
 @ConditionalOnBean(ObservationRegistry.class)
 @ConditionalOnBooleanProperty(name = "slotwise.enabled", matchIfMissing = true)

@@ -17,9 +17,10 @@ import org.springframework.core.annotation.Order;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 
 /**
- * {@code executePipelined} on a cluster over Jedis (Spring Data Redis refuses it there), a feature of Slotwise's
- * cluster connections. {@code slotwise.pipeline.enabled=false} leaves Spring Data Redis's refusal in place and every
- * other feature as it is. Over Lettuce, Spring Data Redis pipelines on a cluster itself.
+ * {@code executePipelined} on a cluster over Jedis (Spring Data Redis refuses it there),
+ * a feature of Slotwise's cluster connections. {@code slotwise.pipeline.enabled=false}
+ * leaves Spring Data Redis's refusal in place and every other feature as it is. Over
+ * Lettuce, Spring Data Redis pipelines on a cluster itself.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = "slotwise.pipeline.enabled", matchIfMissing = true)
@@ -33,7 +34,8 @@ class SlotwisePipelineConfiguration {
 	}
 
 	/**
-	 * Pipeline meters, when Micrometer is present and {@code slotwise.metrics.enabled} is not false.
+	 * Pipeline meters, when Micrometer is present and {@code slotwise.metrics.enabled} is
+	 * not false.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)

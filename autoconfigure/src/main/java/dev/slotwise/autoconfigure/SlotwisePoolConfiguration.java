@@ -42,16 +42,18 @@ import org.springframework.data.redis.connection.lettuce.LettucePoolingClientCon
 /**
  * Slotwise's connection pools, one named bean per behaviour and client:
  * <ul>
- * <li><em>pool tuning</em> ({@code slotwiseJedisPoolCustomizer}, {@code slotwiseLettucePoolCustomizer}): Spring
- * Boot's client configuration gets the full tuned pool configuration; {@code slotwise.pool.enabled=false} turns it
- * off;</li>
- * <li><em>pool re-application</em> ({@code slotwiseJedisPoolReapplication}): the Jedis cluster client gets that
- * configuration whole, where Spring Data Redis would copy a subset;</li>
- * <li><em>pre-warm</em> ({@code slotwiseJedisPrewarm}, {@code slotwiseLettucePrewarm}): connections open before
- * start-up completes; {@code slotwise.pool.prewarm=false} turns it off;</li>
- * <li><em>advisor</em> ({@code slotwiseJedisPoolAdvisor}, {@code slotwiseLettucePoolAdvisor}): one warning per
- * harmful setting of the pool Spring Boot's factory ends up with; {@code slotwise.pool.advisor=false} turns it
- * off.</li>
+ * <li><em>pool tuning</em> ({@code slotwiseJedisPoolCustomizer},
+ * {@code slotwiseLettucePoolCustomizer}): Spring Boot's client configuration gets the
+ * full tuned pool configuration; {@code slotwise.pool.enabled=false} turns it off;</li>
+ * <li><em>pool re-application</em> ({@code slotwiseJedisPoolReapplication}): the Jedis
+ * cluster client gets that configuration whole, where Spring Data Redis would copy a
+ * subset;</li>
+ * <li><em>pre-warm</em> ({@code slotwiseJedisPrewarm}, {@code slotwiseLettucePrewarm}):
+ * connections open before start-up completes; {@code slotwise.pool.prewarm=false} turns
+ * it off;</li>
+ * <li><em>advisor</em> ({@code slotwiseJedisPoolAdvisor},
+ * {@code slotwiseLettucePoolAdvisor}): one warning per harmful setting of the pool Spring
+ * Boot's factory ends up with; {@code slotwise.pool.advisor=false} turns it off.</li>
  * </ul>
  */
 @Configuration(proxyBeanMethods = false)
@@ -68,9 +70,9 @@ class SlotwisePoolConfiguration {
 	private static final Log logger = LogFactory.getLog(SlotwisePoolConfiguration.class);
 
 	/**
-	 * Binds a client's pool properties, says, in one line naming both properties, when a Slotwise default yielded to
-	 * an explicit setting, and returns the settings of the tuned pool: {@code null} when the application turned the
-	 * client's pooling off.
+	 * Binds a client's pool properties, says, in one line naming both properties, when a
+	 * Slotwise default yielded to an explicit setting, and returns the settings of the
+	 * tuned pool: {@code null} when the application turned the client's pooling off.
 	 */
 	static @Nullable PoolSettings tunedPool(Environment environment, String client, SlotwiseProperties properties) {
 		ClientPoolProperties pool = ClientPoolProperties.bind(environment, client);
@@ -105,10 +107,14 @@ class SlotwisePoolConfiguration {
 			return (factory) -> {
 				Object poolConfig = factory.getPoolConfig();
 				if (poolConfig instanceof TunedConnectionPoolConfig tuned) {
-					// Spring Data Redis copies a subset of the pool settings into the cluster client (dropping JMX,
-					// for one); hand the client the whole configuration instead. With pre-warm on, the client builds
-					// every node's pool with min-idle 0 and pre-warm raises it on the nodes that serve requests:
-					// Jedis keeps a pool per node, replicas included, and the evictor would otherwise hold min-idle
+					// Spring Data Redis copies a subset of the pool settings into the
+					// cluster client (dropping JMX,
+					// for one); hand the client the whole configuration instead. With
+					// pre-warm on, the client builds
+					// every node's pool with min-idle 0 and pre-warm raises it on the
+					// nodes that serve requests:
+					// Jedis keeps a pool per node, replicas included, and the evictor
+					// would otherwise hold min-idle
 					// connections open to every replica and every demoted master.
 					GenericObjectPoolConfig<Connection> config = prewarm ? withoutMinIdle(tuned) : tuned;
 					factory.addClientBuilderCustomizer(POOL_CONTRIBUTOR, (builder) -> builder.poolConfig(config));
@@ -126,7 +132,8 @@ class SlotwisePoolConfiguration {
 		@Order(SlotwiseOrder.POOL)
 		@ConditionalOnBooleanProperty(name = "slotwise.pool.prewarm", matchIfMissing = true)
 		SlotwiseJedisConnectionFactoryCustomizer slotwiseJedisPrewarm(SlotwiseProperties properties) {
-			// Replicas serve the multi-key engine's reads when slotwise.multikey.read-from names them: warm them too.
+			// Replicas serve the multi-key engine's reads when
+			// slotwise.multikey.read-from names them: warm them too.
 			boolean replicas = properties.getMultikey().isEnabled()
 					&& properties.getMultikey().getReadFrom() != MultiKeyReadFrom.MASTER;
 			return (factory) -> factory.addClientStartedListener(PREWARM_CONTRIBUTOR, (client) -> {
@@ -141,8 +148,10 @@ class SlotwisePoolConfiguration {
 					topology.getNodes().stream().filter(RedisClusterNode::isReplica).forEach(nodes::add);
 					return nodes;
 				}, minIdle);
-				// Masters that join later (scale-out, promotion) are warmed when the topology first shows them;
-				// masters that stop serving (failover, resharding) stop keeping idle connections, unless replica
+				// Masters that join later (scale-out, promotion) are warmed when the
+				// topology first shows them;
+				// masters that stop serving (failover, resharding) stop keeping idle
+				// connections, unless replica
 				// reads may still use them.
 				JedisTopology.onServingMastersChanged(factory.getRequiredTopologyProvider(), (change) -> {
 					if (!replicas) {
@@ -179,8 +188,7 @@ class SlotwisePoolConfiguration {
 			boolean replicas = readFrom != ReadFrom.UPSTREAM && readFrom != ReadFrom.MASTER;
 			if (factory.getClientConfiguration() instanceof LettucePoolingClientConfiguration pooling) {
 				LettuceClusterPrewarmer.prewarm(factory::getOrCreateSharedClusterConnection,
-						factory::getRequiredConnectionProvider,
-						pooling.getPoolConfig().getMinIdle(), replicas);
+						factory::getRequiredConnectionProvider, pooling.getPoolConfig().getMinIdle(), replicas);
 			}
 			else {
 				LettuceClusterPrewarmer.prewarm(factory::getOrCreateSharedClusterConnection, () -> null, 0, replicas);
@@ -188,8 +196,9 @@ class SlotwisePoolConfiguration {
 		}
 
 		/**
-		 * Lettuce's connection pool exists only when pooling is enabled (Spring Boot enables it whenever
-		 * commons-pool2 is present unless {@code spring.data.redis.lettuce.pool.enabled=false}).
+		 * Lettuce's connection pool exists only when pooling is enabled (Spring Boot
+		 * enables it whenever commons-pool2 is present unless
+		 * {@code spring.data.redis.lettuce.pool.enabled=false}).
 		 */
 		@Configuration(proxyBeanMethods = false)
 		@ConditionalOnClass(GenericObjectPool.class)

@@ -12,17 +12,18 @@ import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 /**
- * Configuration properties for Slotwise, bound from {@code slotwise.*}. Each default is the field's initial value
- * here, and nowhere else.
+ * Configuration properties for Slotwise, bound from {@code slotwise.*}. Each default is
+ * the field's initial value here, and nowhere else.
  * <p>
- * Only what Spring Boot lacks lives here: pool settings Spring Boot already has ({@code max-active},
- * {@code max-idle}, {@code min-idle}, {@code max-wait}, {@code time-between-eviction-runs}) are set under
- * {@code spring.data.redis.jedis.pool.*} or {@code spring.data.redis.lettuce.pool.*}, where Slotwise supplies its
- * defaults for those left unset.
+ * Only what Spring Boot lacks lives here: pool settings Spring Boot already has
+ * ({@code max-active}, {@code max-idle}, {@code min-idle}, {@code max-wait},
+ * {@code time-between-eviction-runs}) are set under
+ * {@code spring.data.redis.jedis.pool.*} or {@code spring.data.redis.lettuce.pool.*},
+ * where Slotwise supplies its defaults for those left unset.
  * <p>
- * The properties validate themselves: Spring Boot's binder applies a {@link Validator} that is the bound object
- * itself (no JSR-303 provider needed), so every invalid value fails start-up with a {@code BindValidationException}
- * naming the property.
+ * The properties validate themselves: Spring Boot's binder applies a {@link Validator}
+ * that is the bound object itself (no JSR-303 provider needed), so every invalid value
+ * fails start-up with a {@code BindValidationException} naming the property.
  */
 @ConfigurationProperties(prefix = "slotwise")
 public class SlotwiseProperties implements Validator {
@@ -30,8 +31,8 @@ public class SlotwiseProperties implements Validator {
 	static final String PREFIX = "slotwise";
 
 	/**
-	 * Whether Slotwise is enabled; when false every Slotwise bean backs off and Spring Boot's Redis setup runs as
-	 * if Slotwise were absent.
+	 * Whether Slotwise is enabled; when false every Slotwise bean backs off and Spring
+	 * Boot's Redis setup runs as if Slotwise were absent.
 	 */
 	private boolean enabled = true;
 
@@ -148,29 +149,33 @@ public class SlotwiseProperties implements Validator {
 	}
 
 	/**
-	 * What Slotwise adds to the connection pools of Jedis (always pooled in cluster mode) and of Lettuce when
-	 * pooling is enabled. Pool sizes, the wait and the eviction period are Spring Boot's
-	 * {@code spring.data.redis.*.pool.*} properties.
+	 * What Slotwise adds to the connection pools of Jedis (always pooled in cluster mode)
+	 * and of Lettuce when pooling is enabled. Pool sizes, the wait and the eviction
+	 * period are Spring Boot's {@code spring.data.redis.*.pool.*} properties.
 	 */
 	public static class Pool {
 
 		/**
-		 * Whether Slotwise tunes the connection pool; when false the pool is left as Spring Boot configures it.
+		 * Whether Slotwise tunes the connection pool; when false the pool is left as
+		 * Spring Boot configures it.
 		 */
 		private boolean enabled = true;
 
 		/**
-		 * Whether to PING every connection when it is borrowed; costs one round trip per command.
+		 * Whether to PING every connection when it is borrowed; costs one round trip per
+		 * command.
 		 */
 		private boolean testOnBorrow = false;
 
 		/**
-		 * Whether to PING every connection when it is returned; costs one round trip per command.
+		 * Whether to PING every connection when it is returned; costs one round trip per
+		 * command.
 		 */
 		private boolean testOnReturn = false;
 
 		/**
-		 * Whether the evictor PINGs idle connections, finding dead ones off the request path.
+		 * Whether the evictor PINGs idle connections, finding dead ones off the request
+		 * path.
 		 */
 		private boolean testWhileIdle = true;
 
@@ -180,8 +185,8 @@ public class SlotwiseProperties implements Validator {
 		private Duration softMinEvictableIdleTime = Duration.ofMinutes(1);
 
 		/**
-		 * Whether to open min-idle connections to every master (and to replicas when reads go to replicas) before
-		 * the application context finishes starting.
+		 * Whether to open min-idle connections to every master (and to replicas when
+		 * reads go to replicas) before the application context finishes starting.
 		 */
 		private boolean prewarm = true;
 
@@ -267,44 +272,48 @@ public class SlotwiseProperties implements Validator {
 	public static class Topology {
 
 		/**
-		 * Whether Slotwise replaces the topology provider (Jedis), samples Lettuce's refresh sources and caches
-		 * Spring Data Redis's converted Lettuce topology.
+		 * Whether Slotwise replaces the topology provider (Jedis), samples Lettuce's
+		 * refresh sources and caches Spring Data Redis's converted Lettuce topology.
 		 */
 		private boolean enabled = true;
 
 		/**
-		 * How long a fetched topology is served before the next lookup refreshes it (Jedis), plus up to a quarter more
-		 * at random so that instances started together do not refresh together; MOVED and ASK replies invalidate it
-		 * earlier.
+		 * How long a fetched topology is served before the next lookup refreshes it
+		 * (Jedis), plus up to a quarter more at random so that instances started together
+		 * do not refresh together; MOVED and ASK replies invalidate it earlier.
 		 */
 		private Duration cacheTtl = Duration.ofSeconds(5);
 
 		/**
-		 * Least time between the starts of two topology refreshes of one client, however often failed or
-		 * redirected calls invalidate the topology; also the first back-off step after a failed refresh.
+		 * Least time between the starts of two topology refreshes of one client, however
+		 * often failed or redirected calls invalidate the topology; also the first
+		 * back-off step after a failed refresh.
 		 */
 		private Duration minRefreshInterval = Duration.ofSeconds(1);
 
 		/**
-		 * Whether refreshes ask replicas rather than masters when the topology knows replicas, keeping the cost of
-		 * CLUSTER NODES off the nodes that serve writes.
+		 * Whether refreshes ask replicas rather than masters when the topology knows
+		 * replicas, keeping the cost of CLUSTER NODES off the nodes that serve writes.
 		 */
 		private boolean preferReplicas = true;
 
 		/**
-		 * How long a Jedis topology lookup waits for the refresh another thread runs when no topology is cached yet.
+		 * How long a Jedis topology lookup waits for the refresh another thread runs when
+		 * no topology is cached yet.
 		 */
 		private Duration initialTimeout = Duration.ofSeconds(10);
 
 		/**
-		 * How many randomly chosen nodes one Lettuce topology refresh asks, instead of every node; more than one
-		 * keeps Lettuce's majority consensus between their answers.
+		 * How many randomly chosen nodes one Lettuce topology refresh asks, instead of
+		 * every node; more than one keeps Lettuce's majority consensus between their
+		 * answers.
 		 */
 		private int refreshSources = 3;
 
 		/**
-		 * Period of Lettuce's and Jedis's own background topology refresh; zero turns it off. A value set under
-		 * spring.data.redis.lettuce.cluster.refresh.period wins for Lettuce.
+		 * Period of Lettuce's and Jedis's own background topology refresh; zero turns it
+		 * off. A value set under spring.data.redis.lettuce.cluster.refresh.period wins
+		 * for Lettuce.
 		 */
 		private Duration periodicRefresh = Duration.ofSeconds(60);
 
@@ -372,38 +381,42 @@ public class SlotwiseProperties implements Validator {
 	public static class MultiKey {
 
 		/**
-		 * Whether cross-slot mGet, mSet, del, unlink and exists run as one pipelined batch per node, the nodes in
-		 * parallel, instead of Spring Data Redis's per-key or per-slot execution.
+		 * Whether cross-slot mGet, mSet, del, unlink and exists run as one pipelined
+		 * batch per node, the nodes in parallel, instead of Spring Data Redis's per-key
+		 * or per-slot execution.
 		 */
 		private boolean enabled = true;
 
 		/**
-		 * Most keys in one MGET, MSET, DEL, UNLINK or EXISTS sent to a node; larger slot groups are split into
-		 * several commands.
+		 * Most keys in one MGET, MSET, DEL, UNLINK or EXISTS sent to a node; larger slot
+		 * groups are split into several commands.
 		 */
 		private int maxKeysPerCommand = 500;
 
 		/**
-		 * Most commands written to one node before their replies are read, so that one call cannot monopolise a
-		 * single-threaded server.
+		 * Most commands written to one node before their replies are read, so that one
+		 * call cannot monopolise a single-threaded server.
 		 */
 		private int maxCommandsPerPipeline = 10_000;
 
 		/**
-		 * How long a whole multi-key call may take before it fails with an exception naming the nodes and slots
-		 * still outstanding; spring.data.redis.timeout caps it when set.
+		 * How long a whole multi-key call may take before it fails with an exception
+		 * naming the nodes and slots still outstanding; spring.data.redis.timeout caps it
+		 * when set.
 		 */
 		private Duration timeout = Duration.ofSeconds(5);
 
 		/**
-		 * How often a command answered with MOVED, ASK or TRYAGAIN is sent again before the call fails.
+		 * How often a command answered with MOVED, ASK or TRYAGAIN is sent again before
+		 * the call fails.
 		 */
 		private int maxRedirects = 5;
 
 		/**
-		 * Where cross-slot reads (mGet, exists) of the multi-key engine go over Jedis: master, replica (a replica of
-		 * the slot's master) or replica-preferred (a replica that has not failed lately, else the master); a replica
-		 * that fails a batch hands it to the master. Replicas lag behind their master. Lettuce follows
+		 * Where cross-slot reads (mGet, exists) of the multi-key engine go over Jedis:
+		 * master, replica (a replica of the slot's master) or replica-preferred (a
+		 * replica that has not failed lately, else the master); a replica that fails a
+		 * batch hands it to the master. Replicas lag behind their master. Lettuce follows
 		 * spring.data.redis.lettuce.read-from instead.
 		 */
 		private MultiKeyReadFrom readFrom = MultiKeyReadFrom.MASTER;
@@ -465,20 +478,21 @@ public class SlotwiseProperties implements Validator {
 	}
 
 	/**
-	 * The executor whose threads run the node batches of multi-key calls over Jedis in parallel (Lettuce needs
-	 * none).
+	 * The executor whose threads run the node batches of multi-key calls over Jedis in
+	 * parallel (Lettuce needs none).
 	 */
 	public static class JedisExecutor {
 
 		/**
-		 * Number of threads running node batches of multi-key calls over Jedis; defaults to 4 per available
-		 * processor. Keep it at or below the pool's max-active per node.
+		 * Number of threads running node batches of multi-key calls over Jedis; defaults
+		 * to 4 per available processor. Keep it at or below the pool's max-active per
+		 * node.
 		 */
 		private int threads = 4 * Runtime.getRuntime().availableProcessors();
 
 		/**
-		 * Most node batches waiting for a thread; beyond it callers get back-pressure (the batch runs on the
-		 * caller's thread).
+		 * Most node batches waiting for a thread; beyond it callers get back-pressure
+		 * (the batch runs on the caller's thread).
 		 */
 		private int queueCapacity = 1024;
 
@@ -493,10 +507,11 @@ public class SlotwiseProperties implements Validator {
 		private Duration awaitTermination = Duration.ofSeconds(10);
 
 		/**
-		 * Largest node batch of a multi-key call that the calling thread writes itself, with the call's other small
-		 * batches, before it reads any reply, as a hand-written cluster pipeline does, instead of handing each to a
-		 * thread of this executor. Kept under a socket's buffers, so that the write never waits on a node that stopped
-		 * reading; 0 runs every batch on the executor.
+		 * Largest node batch of a multi-key call that the calling thread writes itself,
+		 * with the call's other small batches, before it reads any reply, as a
+		 * hand-written cluster pipeline does, instead of handing each to a thread of this
+		 * executor. Kept under a socket's buffers, so that the write never waits on a
+		 * node that stopped reading; 0 runs every batch on the executor.
 		 */
 		private DataSize inlineBatchSize = DataSize.ofKilobytes(32);
 
@@ -563,13 +578,14 @@ public class SlotwiseProperties implements Validator {
 	}
 
 	/**
-	 * Slotwise's Micrometer Observations of multi-key calls, cluster pipelines and transactions.
+	 * Slotwise's Micrometer Observations of multi-key calls, cluster pipelines and
+	 * transactions.
 	 */
 	public static class Observations {
 
 		/**
-		 * Whether Slotwise observes its multi-key calls, pipelines and transactions when an ObservationRegistry
-		 * exists.
+		 * Whether Slotwise observes its multi-key calls, pipelines and transactions when
+		 * an ObservationRegistry exists.
 		 */
 		private boolean enabled = true;
 
@@ -584,20 +600,22 @@ public class SlotwiseProperties implements Validator {
 	}
 
 	/**
-	 * Pub/sub across the cluster: keyspace and keyevent subscriptions of {@code RedisMessageListenerContainer} on
-	 * every master, and sharded pub/sub ({@code ShardedPubSub}, {@code ShardedMessageListenerContainer}).
+	 * Pub/sub across the cluster: keyspace and keyevent subscriptions of
+	 * {@code RedisMessageListenerContainer} on every master, and sharded pub/sub
+	 * ({@code ShardedPubSub}, {@code ShardedMessageListenerContainer}).
 	 */
 	public static class PubSub {
 
 		/**
-		 * Whether subscriptions span the cluster (keyspace events from every master, sharded channels on their slot's
-		 * master); when false Spring Data Redis subscribes on one node and no sharded pub/sub beans are created.
+		 * Whether subscriptions span the cluster (keyspace events from every master,
+		 * sharded channels on their slot's master); when false Spring Data Redis
+		 * subscribes on one node and no sharded pub/sub beans are created.
 		 */
 		private boolean enabled = true;
 
 		/**
-		 * How often each subscription compares its nodes with the cluster's masters, to follow failovers, new masters
-		 * and restarted nodes.
+		 * How often each subscription compares its nodes with the cluster's masters, to
+		 * follow failovers, new masters and restarted nodes.
 		 */
 		private Duration checkInterval = Duration.ofSeconds(1);
 
@@ -607,12 +625,14 @@ public class SlotwiseProperties implements Validator {
 		private Duration timeout = Duration.ofSeconds(2);
 
 		/**
-		 * Prefix of the names of the pub/sub threads (topology checks; Jedis readers, one per node subscribed).
+		 * Prefix of the names of the pub/sub threads (topology checks; Jedis readers, one
+		 * per node subscribed).
 		 */
 		private String threadNamePrefix = "slotwise-pubsub-";
 
 		/**
-		 * Whether a ShardedMessageListenerContainer is created when the application declares none.
+		 * Whether a ShardedMessageListenerContainer is created when the application
+		 * declares none.
 		 */
 		private boolean shardedContainer = true;
 
@@ -659,12 +679,14 @@ public class SlotwiseProperties implements Validator {
 	}
 
 	/**
-	 * Cluster-wide key walks: {@code scan}, {@code keys} and cache clearing on every master in parallel.
+	 * Cluster-wide key walks: {@code scan}, {@code keys} and cache clearing on every
+	 * master in parallel.
 	 */
 	public static class Keyspace {
 
 		/**
-		 * Whether scan(ScanOptions), keys(pattern) and cache clearing on a cluster walk every master in parallel.
+		 * Whether scan(ScanOptions), keys(pattern) and cache clearing on a cluster walk
+		 * every master in parallel.
 		 */
 		private boolean enabled = true;
 
@@ -674,18 +696,20 @@ public class SlotwiseProperties implements Validator {
 		private int concurrency = 4;
 
 		/**
-		 * How many keys a scan buffers ahead of its consumer before it stops reading nodes.
+		 * How many keys a scan buffers ahead of its consumer before it stops reading
+		 * nodes.
 		 */
 		private int readAhead = 10_000;
 
 		/**
-		 * How long a scan whose node stopped answering waits for the node's slots to be served again.
+		 * How long a scan whose node stopped answering waits for the node's slots to be
+		 * served again.
 		 */
 		private Duration failoverTimeout = Duration.ofSeconds(30);
 
 		/**
-		 * How long keys(pattern) on all masters may take, and a cache clear's removal of one page of keys on its
-		 * master.
+		 * How long keys(pattern) on all masters may take, and a cache clear's removal of
+		 * one page of keys on its master.
 		 */
 		private Duration timeout = Duration.ofSeconds(60);
 
@@ -732,13 +756,15 @@ public class SlotwiseProperties implements Validator {
 	}
 
 	/**
-	 * Pipelines on a cluster over Jedis ({@code executePipelined}), which Spring Data Redis refuses.
+	 * Pipelines on a cluster over Jedis ({@code executePipelined}), which Spring Data
+	 * Redis refuses.
 	 */
 	public static class Pipeline {
 
 		/**
-		 * Whether executePipelined works on a Jedis cluster, each command sent to its slot's master in one pipelined
-		 * batch per node; when false Spring Data Redis's refusal stays. Lettuce pipelines on a cluster either way.
+		 * Whether executePipelined works on a Jedis cluster, each command sent to its
+		 * slot's master in one pipelined batch per node; when false Spring Data Redis's
+		 * refusal stays. Lettuce pipelines on a cluster either way.
 		 */
 		private boolean enabled = true;
 
@@ -753,15 +779,15 @@ public class SlotwiseProperties implements Validator {
 	}
 
 	/**
-	 * Transactions on a cluster: {@code MULTI}/{@code EXEC}/{@code WATCH} for keys of one hash slot, run on a
-	 * connection of their own to the master serving the slot.
+	 * Transactions on a cluster: {@code MULTI}/{@code EXEC}/{@code WATCH} for keys of one
+	 * hash slot, run on a connection of their own to the master serving the slot.
 	 */
 	public static class Transactions {
 
 		/**
-		 * Whether transactions (SessionCallback, @Transactional) run on a cluster for keys of one hash slot, and
-		 * scripts whose keys span slots are refused before they are sent; when false Spring Data Redis's refusal
-		 * stays.
+		 * Whether transactions (SessionCallback, @Transactional) run on a cluster for
+		 * keys of one hash slot, and scripts whose keys span slots are refused before
+		 * they are sent; when false Spring Data Redis's refusal stays.
 		 */
 		private boolean enabled = true;
 
@@ -776,24 +802,27 @@ public class SlotwiseProperties implements Validator {
 	}
 
 	/**
-	 * The near cache: values read from Redis kept in memory, dropped on every node's invalidation.
+	 * The near cache: values read from Redis kept in memory, dropped on every node's
+	 * invalidation.
 	 */
 	public static class NearCache {
 
 		/**
-		 * Whether reads of the configured caches and key prefixes are served from memory while the nodes' client
-		 * tracking says they are current; off by default, since a near cache changes what a read may return.
+		 * Whether reads of the configured caches and key prefixes are served from memory
+		 * while the nodes' client tracking says they are current; off by default, since a
+		 * near cache changes what a read may return.
 		 */
 		private boolean enabled = false;
 
 		/**
-		 * Spring Cache names whose Redis caches get the near cache; empty means every cache the cache manager knows
-		 * at start-up.
+		 * Spring Cache names whose Redis caches get the near cache; empty means every
+		 * cache the cache manager knows at start-up.
 		 */
 		private List<String> cacheNames = new ArrayList<>();
 
 		/**
-		 * Key prefixes whose template reads (opsForValue().get and multiGet) are served from the near cache.
+		 * Key prefixes whose template reads (opsForValue().get and multiGet) are served
+		 * from the near cache.
 		 */
 		private List<String> keyPrefixes = new ArrayList<>();
 

@@ -22,10 +22,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * Sharded pub/sub ({@code SSUBSCRIBE}/{@code SPUBLISH}) over Slotwise's cluster connection factory: a
- * {@link ShardedPubSub} and a {@link ShardedMessageListenerContainer}, each backing off when the application declares
- * its own, and the {@code redisPubSub} health contributor. Off with {@code slotwise.enabled=false} or
- * {@code slotwise.pubsub.enabled=false}; the container alone with {@code slotwise.pubsub.sharded-container=false}.
+ * Sharded pub/sub ({@code SSUBSCRIBE}/{@code SPUBLISH}) over Slotwise's cluster
+ * connection factory: a {@link ShardedPubSub} and a
+ * {@link ShardedMessageListenerContainer}, each backing off when the application declares
+ * its own, and the {@code redisPubSub} health contributor. Off with
+ * {@code slotwise.enabled=false} or {@code slotwise.pubsub.enabled=false}; the container
+ * alone with {@code slotwise.pubsub.sharded-container=false}.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, SlotwiseAutoConfiguration.class })
 @ConditionalOnClass(RedisConnectionFactory.class)
@@ -52,7 +54,8 @@ public final class SlotwisePubSubAutoConfiguration {
 	}
 
 	/**
-	 * The {@code redisPubSub} health contributor, when Actuator's health support is present.
+	 * The {@code redisPubSub} health contributor, when Actuator's health support is
+	 * present.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })

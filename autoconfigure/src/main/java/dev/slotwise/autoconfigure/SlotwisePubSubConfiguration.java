@@ -21,9 +21,10 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Pub/sub across the cluster, a feature of Slotwise's cluster connections: keyspace and keyevent notifications
- * subscribed on every master, its threads and its meters. {@code slotwise.pubsub.enabled=false} leaves Spring Data
- * Redis's subscriptions (on one node) in place.
+ * Pub/sub across the cluster, a feature of Slotwise's cluster connections: keyspace and
+ * keyevent notifications subscribed on every master, its threads and its meters.
+ * {@code slotwise.pubsub.enabled=false} leaves Spring Data Redis's subscriptions (on one
+ * node) in place.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = "slotwise.pubsub.enabled", matchIfMissing = true)
@@ -44,7 +45,8 @@ class SlotwisePubSubConfiguration {
 		@Order(SlotwiseOrder.PUBSUB_FEATURE)
 		JedisClusterFeature slotwiseJedisPubSubFeature(PubSubRuntime runtime,
 				ObjectProvider<PubSubObserver.Source> observers) {
-			return PubSubFeature.jedis(runtime, () -> FeatureObservers.pubSub(observers, SlotwiseJedisConfiguration.CLIENT));
+			return PubSubFeature.jedis(runtime,
+					() -> FeatureObservers.pubSub(observers, SlotwiseJedisConfiguration.CLIENT));
 		}
 
 	}
@@ -64,7 +66,8 @@ class SlotwisePubSubConfiguration {
 	}
 
 	/**
-	 * Pub/sub meters, when Micrometer is present and {@code slotwise.metrics.enabled} is not false.
+	 * Pub/sub meters, when Micrometer is present and {@code slotwise.metrics.enabled} is
+	 * not false.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)

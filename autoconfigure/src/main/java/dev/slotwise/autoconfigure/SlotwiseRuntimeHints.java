@@ -27,23 +27,32 @@ import org.springframework.util.ClassUtils;
 
 /**
  * What a native image needs to know of Slotwise ahead of time: registered through
- * {@code META-INF/spring/aot.factories}, so that Spring AOT applies it whenever Slotwise is on the class path.
+ * {@code META-INF/spring/aot.factories}, so that Spring AOT applies it whenever Slotwise
+ * is on the class path.
  * <ul>
- * <li>the JDK proxies Slotwise puts in front of Spring Data Redis's command groups (multi-key routing, key walks,
- * cluster pipelines) and of Lettuce's reactive cluster connection, with the public methods of every interface they
- * implement (and of those interfaces' super-interfaces) open to invocation, since each proxy forwards the calls it does
- * not serve with {@link java.lang.reflect.Method#invoke};</li>
- * <li>the members of Lettuce, Jedis, Spring Data Redis and Spring Boot the {@code dev.slotwise.internal.compat}
- * classes reach (the fast paths): fields read through reflection or a private lookup, methods and constructors looked
- * up or called through method handles, classes looked up by name. Registered rather than switched off, so that a
- * native image keeps the fast paths; each still falls back as on the JVM when its member is missing;</li>
- * <li>the Maven metadata of the libraries whose version the start-up guard names when it backs off.</li>
+ * <li>the JDK proxies Slotwise puts in front of Spring Data Redis's command groups
+ * (multi-key routing, key walks, cluster pipelines) and of Lettuce's reactive cluster
+ * connection, with the public methods of every interface they implement (and of those
+ * interfaces' super-interfaces) open to invocation, since each proxy forwards the calls
+ * it does not serve with {@link java.lang.reflect.Method#invoke};</li>
+ * <li>the members of Lettuce, Jedis, Spring Data Redis and Spring Boot the
+ * {@code dev.slotwise.internal.compat} classes reach (the fast paths): fields read
+ * through reflection or a private lookup, methods and constructors looked up or called
+ * through method handles, classes looked up by name. Registered rather than switched off,
+ * so that a native image keeps the fast paths; each still falls back as on the JVM when
+ * its member is missing;</li>
+ * <li>the Maven metadata of the libraries whose version the start-up guard names when it
+ * backs off.</li>
  * </ul>
- * Every type of an optional library is registered only when that library is on the class path at build time.
+ * Every type of an optional library is registered only when that library is on the class
+ * path at build time.
  */
 final class SlotwiseRuntimeHints implements RuntimeHintsRegistrar {
 
-	/** The Spring Data Redis command groups Slotwise proxies: multi-key, key walks and Jedis cluster pipelines. */
+	/**
+	 * The Spring Data Redis command groups Slotwise proxies: multi-key, key walks and
+	 * Jedis cluster pipelines.
+	 */
 	private static final List<Class<?>> COMMAND_GROUPS = List.of(RedisStringCommands.class, RedisKeyCommands.class,
 			RedisHashCommands.class, RedisListCommands.class, RedisSetCommands.class, RedisZSetCommands.class,
 			RedisHyperLogLogCommands.class, RedisGeoCommands.class, RedisStreamCommands.class,
@@ -60,7 +69,9 @@ final class SlotwiseRuntimeHints implements RuntimeHintsRegistrar {
 			"redis.clients.jedis.RedisClusterClient", "io.lettuce.core.RedisClient", "io.lettuce.core.DriverInfo",
 			"io.lettuce.core.OrderingReadFromAccessor", "io.lettuce.core.cluster.ClusterCommand");
 
-	/** Maven metadata the start-up guard reads when a jar has no Implementation-Version. */
+	/**
+	 * Maven metadata the start-up guard reads when a jar has no Implementation-Version.
+	 */
 	private static final List<String> POM_PROPERTIES = List.of(
 			"META-INF/maven/org.springframework.data/spring-data-redis/pom.properties",
 			"META-INF/maven/redis.clients/jedis/pom.properties",
@@ -125,12 +136,14 @@ final class SlotwiseRuntimeHints implements RuntimeHintsRegistrar {
 						.withField("cacheConfig")
 						.withField("connectionProvider"));
 		hints.reflection()
-			.registerTypeIfPresent(classLoader, "redis.clients.jedis.UnifiedJedis", (type) -> type.withField("provider"));
+			.registerTypeIfPresent(classLoader, "redis.clients.jedis.UnifiedJedis",
+					(type) -> type.withField("provider"));
 	}
 
 	/**
-	 * {@code LettuceInternals}: fields read through private lookups, a package-private method called through one, the
-	 * factory method Slotwise's cluster client overrides (looked up on Lettuce's client and on Slotwise's).
+	 * {@code LettuceInternals}: fields read through private lookups, a package-private
+	 * method called through one, the factory method Slotwise's cluster client overrides
+	 * (looked up on Lettuce's client and on Slotwise's).
 	 */
 	private static void registerLettuceInternals(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		hints.reflection()
@@ -142,15 +155,17 @@ final class SlotwiseRuntimeHints implements RuntimeHintsRegistrar {
 		hints.reflection()
 			.registerTypeIfPresent(classLoader, "io.lettuce.core.event.connection.ConnectionEventSupport",
 					(type) -> type.withMethod("getEpId", List.of(), ExecutableMode.INVOKE));
-		// Looked up with getDeclaredMethod: a type hint includes introspection of its members.
+		// Looked up with getDeclaredMethod: a type hint includes introspection of its
+		// members.
 		hints.reflection().registerTypeIfPresent(classLoader, "io.lettuce.core.cluster.RedisClusterClient");
 		hints.reflection()
 			.registerTypeIfPresent(classLoader, "dev.slotwise.internal.topology.SamplingRedisClusterClient");
 	}
 
 	/**
-	 * {@code SpringDataInternals}: the constructor of {@code JedisClusterTopology} (private lookup) and the
-	 * constructors and pipeline methods checked before a Jedis cluster pipeline is replayed.
+	 * {@code SpringDataInternals}: the constructor of {@code JedisClusterTopology}
+	 * (private lookup) and the constructors and pipeline methods checked before a Jedis
+	 * cluster pipeline is replayed.
 	 */
 	private static void registerSpringDataInternals(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		if (!ClassUtils.isPresent("redis.clients.jedis.Jedis", classLoader)) {
@@ -161,14 +176,16 @@ final class SlotwiseRuntimeHints implements RuntimeHintsRegistrar {
 				.of("org.springframework.data.redis.connection.jedis.JedisClusterConnection$JedisClusterTopology"),
 					(type) -> type.withConstructor(TypeReference.listOf(Set.class, long.class, long.class),
 							ExecutableMode.INVOKE));
-		// Constructors and methods only looked up: a type hint includes introspection of its members.
+		// Constructors and methods only looked up: a type hint includes introspection of
+		// its members.
 		hints.reflection().registerType(TypeReference.of("redis.clients.jedis.Jedis"));
-		hints.reflection().registerType(TypeReference.of("org.springframework.data.redis.connection.jedis.JedisConnection"));
+		hints.reflection()
+			.registerType(TypeReference.of("org.springframework.data.redis.connection.jedis.JedisConnection"));
 	}
 
 	/**
-	 * {@code SpringBootInternals}: the {@code @Import} of Spring Boot's Redis auto-configuration and the declared
-	 * methods of the classes it imports.
+	 * {@code SpringBootInternals}: the {@code @Import} of Spring Boot's Redis
+	 * auto-configuration and the declared methods of the classes it imports.
 	 */
 	private static void registerSpringBootInternals(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		for (String name : SpringBootInternals.connectionFactoryDeclarers()) {

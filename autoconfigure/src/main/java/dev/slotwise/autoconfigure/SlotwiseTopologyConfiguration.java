@@ -30,9 +30,9 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Slotwise's cluster topology: the randomized, cached, single-flight provider for Jedis; sampled refresh sources,
- * refresh options and a cached converted topology for Lettuce; and their meters. Backs off with
- * {@code slotwise.topology.enabled=false}.
+ * Slotwise's cluster topology: the randomized, cached, single-flight provider for Jedis;
+ * sampled refresh sources, refresh options and a cached converted topology for Lettuce;
+ * and their meters. Backs off with {@code slotwise.topology.enabled=false}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = "slotwise.topology.enabled", matchIfMissing = true)
@@ -70,7 +70,8 @@ class SlotwiseTopologyConfiguration {
 			factory.claimTopologyProvider(CONTRIBUTOR, (client) -> JedisTopology.provider(client, settings));
 			Duration period = topology.getPeriodicRefresh();
 			if (!period.isZero()) {
-				// Jedis's own refresh keeps its slot cache (CLUSTER SLOTS, one random node) current between MOVED
+				// Jedis's own refresh keeps its slot cache (CLUSTER SLOTS, one random
+				// node) current between MOVED
 				// replies; it runs on the client's own thread, closed with the client.
 				factory.addClientBuilderCustomizer(CONTRIBUTOR, (builder) -> {
 					if (builder instanceof ClusterClientBuilder<?> cluster) {
@@ -78,7 +79,8 @@ class SlotwiseTopologyConfiguration {
 					}
 				});
 			}
-			// A finisher: the provider takes the builder's final settings, the application's customizer's included.
+			// A finisher: the provider takes the builder's final settings, the
+			// application's customizer's included.
 			factory.addClientBuilderFinisher(CONTRIBUTOR, (builder) -> {
 				if (builder instanceof ClusterClientBuilder<?> cluster) {
 					JedisTopology.paceRenewals(cluster, topology.getMinRefreshInterval());
@@ -121,8 +123,9 @@ class SlotwiseTopologyConfiguration {
 	}
 
 	/**
-	 * Topology meters, when Micrometer is present and {@code slotwise.metrics.enabled} is not false: a
-	 * {@code MeterBinder} bean that Spring Boot binds to the application's registry.
+	 * Topology meters, when Micrometer is present and {@code slotwise.metrics.enabled} is
+	 * not false: a {@code MeterBinder} bean that Spring Boot binds to the application's
+	 * registry.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)

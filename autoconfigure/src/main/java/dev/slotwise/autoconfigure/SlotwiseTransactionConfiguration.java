@@ -20,10 +20,11 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Transactions on a cluster ({@code MULTI}/{@code EXEC}/{@code WATCH} for keys of one slot, {@code SessionCallback},
- * {@code @Transactional}), which Spring Data Redis refuses there, a feature of Slotwise's cluster connections.
- * {@code slotwise.transactions.enabled=false} leaves Spring Data Redis's refusal in place and every other feature as
- * it is.
+ * Transactions on a cluster ({@code MULTI}/{@code EXEC}/{@code WATCH} for keys of one
+ * slot, {@code SessionCallback}, {@code @Transactional}), which Spring Data Redis refuses
+ * there, a feature of Slotwise's cluster connections.
+ * {@code slotwise.transactions.enabled=false} leaves Spring Data Redis's refusal in place
+ * and every other feature as it is.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = "slotwise.transactions.enabled", matchIfMissing = true)
@@ -56,7 +57,8 @@ class SlotwiseTransactionConfiguration {
 	}
 
 	/**
-	 * Transaction meters, when Micrometer is present and {@code slotwise.metrics.enabled} is not false.
+	 * Transaction meters, when Micrometer is present and {@code slotwise.metrics.enabled}
+	 * is not false.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)

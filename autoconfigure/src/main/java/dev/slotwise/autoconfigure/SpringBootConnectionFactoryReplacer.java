@@ -26,10 +26,11 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.type.MethodMetadata;
 
 /**
- * Base of the post-processors that put a Slotwise connection factory in place of the one Spring Boot's Redis
- * auto-configuration created, before it is initialized (and so before it connects). Only a bean of exactly the
- * given type whose definition comes from Spring Boot's Redis auto-configuration is considered: a factory the
- * application declared itself, or a subclass of its own, is never touched.
+ * Base of the post-processors that put a Slotwise connection factory in place of the one
+ * Spring Boot's Redis auto-configuration created, before it is initialized (and so before
+ * it connects). Only a bean of exactly the given type whose definition comes from Spring
+ * Boot's Redis auto-configuration is considered: a factory the application declared
+ * itself, or a subclass of its own, is never touched.
  *
  * @param <F> the Spring Data Redis factory type
  */
@@ -38,7 +39,8 @@ abstract class SpringBootConnectionFactoryReplacer<F> implements BeanPostProcess
 	private static final Log logger = LogFactory.getLog(SpringBootConnectionFactoryReplacer.class);
 
 	/**
-	 * The classes whose bean methods create Spring Boot's connection factories, read in {@link SpringBootInternals}.
+	 * The classes whose bean methods create Spring Boot's connection factories, read in
+	 * {@link SpringBootInternals}.
 	 */
 	private static final Set<String> BOOT_FACTORY_DECLARERS = bootFactoryDeclarers();
 
@@ -81,8 +83,9 @@ abstract class SpringBootConnectionFactoryReplacer<F> implements BeanPostProcess
 	protected abstract Object replace(F original, ConfigurableListableBeanFactory beanFactory);
 
 	/**
-	 * Returns the executor Spring Boot gives its factory when virtual threads are enabled; a replacement must carry
-	 * it over because factories do not expose their executor.
+	 * Returns the executor Spring Boot gives its factory when virtual threads are
+	 * enabled; a replacement must carry it over because factories do not expose their
+	 * executor.
 	 * @return the executor, or empty when Spring Boot sets none
 	 */
 	protected Optional<AsyncTaskExecutor> springBootExecutor() {
@@ -95,7 +98,8 @@ abstract class SpringBootConnectionFactoryReplacer<F> implements BeanPostProcess
 	}
 
 	/**
-	 * Returns whether a bean definition comes from Spring Boot's Redis auto-configuration.
+	 * Returns whether a bean definition comes from Spring Boot's Redis
+	 * auto-configuration.
 	 * @param beanFactory the bean factory
 	 * @param beanName the bean's name
 	 * @return whether Spring Boot defined the bean
@@ -120,10 +124,10 @@ abstract class SpringBootConnectionFactoryReplacer<F> implements BeanPostProcess
 	}
 
 	/**
-	 * Returns the names of the classes whose bean methods create Spring Boot's Redis connection factories
-	 * ({@link SpringBootInternals#connectionFactoryDeclarers()}).
-	 * @return the class names; only the auto-configuration's, after one WARN, when Spring Boot's auto-configuration no
-	 * longer imports its connection configurations
+	 * Returns the names of the classes whose bean methods create Spring Boot's Redis
+	 * connection factories ({@link SpringBootInternals#connectionFactoryDeclarers()}).
+	 * @return the class names; only the auto-configuration's, after one WARN, when Spring
+	 * Boot's auto-configuration no longer imports its connection configurations
 	 */
 	static Set<String> bootFactoryDeclarers() {
 		FastPath replacement = SpringBootInternals.factoryReplacement();

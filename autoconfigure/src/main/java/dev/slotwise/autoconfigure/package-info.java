@@ -1,6 +1,7 @@
 /**
- * Spring Boot auto-configuration for Slotwise: wiring and {@link dev.slotwise.autoconfigure.SlotwiseProperties}
- * only; the behaviour lives in the feature packages.
+ * Spring Boot auto-configuration for Slotwise: wiring and
+ * {@link dev.slotwise.autoconfigure.SlotwiseProperties} only; the behaviour lives in the
+ * feature packages.
  */
 @NullMarked
 package dev.slotwise.autoconfigure;

@@ -15,11 +15,13 @@ import org.springframework.data.redis.connection.jedis.JedisClientConfigBuilderC
 import org.springframework.util.Assert;
 
 /**
- * A {@link JedisClientConfiguration} that is another one plus a Jedis client builder customizer that runs before
- * the original's, and one that runs after it. Spring Data Redis accepts a single client builder customizer, so this
- * is how Slotwise adds its own (the full pool configuration, Jedis's topology refresh period, its retry duration)
- * while the application's still runs after them and wins; the one after it only looks at what the application set,
- * so that a Slotwise default can step back from a setting the application made.
+ * A {@link JedisClientConfiguration} that is another one plus a Jedis client builder
+ * customizer that runs before the original's, and one that runs after it. Spring Data
+ * Redis accepts a single client builder customizer, so this is how Slotwise adds its own
+ * (the full pool configuration, Jedis's topology refresh period, its retry duration)
+ * while the application's still runs after them and wins; the one after it only looks at
+ * what the application set, so that a Slotwise default can step back from a setting the
+ * application made.
  */
 final class ComposedJedisClientConfiguration implements JedisClientConfiguration {
 

@@ -5,9 +5,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * A hook of a connection factory that one contributor at most may fill, such as the topology provider: two
- * providers cannot both serve the same connections, so a second claim fails naming both contributors instead of
- * silently replacing the first.
+ * A hook of a connection factory that one contributor at most may fill, such as the
+ * topology provider: two providers cannot both serve the same connections, so a second
+ * claim fails naming both contributors instead of silently replacing the first.
  *
  * @param <T> the type of what fills the hook
  */
@@ -21,7 +21,8 @@ final class ExclusiveHook<T> {
 
 	/**
 	 * Creates an empty hook.
-	 * @param description what the hook provides, for messages, e.g. {@code "the topology provider"}
+	 * @param description what the hook provides, for messages, e.g.
+	 * {@code "the topology provider"}
 	 */
 	ExclusiveHook(String description) {
 		this.description = description;
@@ -30,7 +31,8 @@ final class ExclusiveHook<T> {
 	/**
 	 * Fills the hook.
 	 * @param contributor the name of the contributor, for messages
-	 * @param name the name of the contribution's argument, for the message when it is {@code null}
+	 * @param name the name of the contribution's argument, for the message when it is
+	 * {@code null}
 	 * @param value what fills the hook
 	 * @throws IllegalStateException when another contributor filled it already
 	 */

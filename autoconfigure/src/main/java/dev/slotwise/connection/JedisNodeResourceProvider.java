@@ -11,8 +11,9 @@ import org.springframework.data.redis.connection.ClusterNodeResourceProvider;
 import org.springframework.data.redis.connection.RedisClusterNode;
 
 /**
- * Lends Spring Data Redis's cluster command executor a connection to one node from the Jedis cluster client's
- * per-node pool (Spring Data Redis's own provider is package-private).
+ * Lends Spring Data Redis's cluster command executor a connection to one node from the
+ * Jedis cluster client's per-node pool (Spring Data Redis's own provider is
+ * package-private).
  */
 final class JedisNodeResourceProvider implements ClusterNodeResourceProvider {
 
@@ -28,7 +29,8 @@ final class JedisNodeResourceProvider implements ClusterNodeResourceProvider {
 		Map<String, ConnectionPool> pools = this.client.getClusterNodes();
 		ConnectionPool pool = pools.get(node.getHost() + ":" + node.getPort());
 		if (pool == null && node.getName() != null) {
-			// An announced hostname (cluster-preferred-endpoint-type hostname): Jedis keys its pools by it.
+			// An announced hostname (cluster-preferred-endpoint-type hostname): Jedis
+			// keys its pools by it.
 			pool = pools.get(node.getName() + ":" + node.getPort());
 		}
 		if (pool == null) {

@@ -27,29 +27,34 @@ import reactor.core.publisher.MonoSink;
 import org.springframework.data.redis.core.ScanOptions;
 
 /**
- * Answers the {@code SCAN} and {@code KEYS} calls of Lettuce's reactive cluster commands from the cluster-wide key
- * walks, the way Spring Data Redis makes them: its reactive {@code scan(ScanOptions)} runs Lettuce's
- * {@code ScanStream.scan(commands, scanArgs)}, which calls {@code scan(ScanArgs)} and then
- * {@code scan(cursor, ScanArgs)} with each cursor until one is finished; its {@code keys(pattern)} calls
- * {@code keys(String)}.
+ * Answers the {@code SCAN} and {@code KEYS} calls of Lettuce's reactive cluster commands
+ * from the cluster-wide key walks, the way Spring Data Redis makes them: its reactive
+ * {@code scan(ScanOptions)} runs Lettuce's {@code ScanStream.scan(commands, scanArgs)},
+ * which calls {@code scan(ScanArgs)} and then {@code scan(cursor, ScanArgs)} with each
+ * cursor until one is finished; its {@code keys(pattern)} calls {@code keys(String)}.
  * <p>
- * {@code SCAN} is emulated with Lettuce's own cursor type: the first call starts a walk and answers a
- * {@link WalkCursor} carrying a page of keys and the walk; a call with that cursor continues the same walk; the
- * last page is finished. Back-pressure: {@code ScanStream} asks for the next page as soon as it has a cursor (and up
- * to 256 pages ahead of its consumer), so the next page is answered only once the consumer has gone through the
- * previous one (its keys iterated to the end), and only then are the page's keys requested from the walk, whose
- * nodes are read no further ahead than its read-ahead. Nothing waits on a thread: pages complete from the walk's
- * I/O callbacks or from the consumer's own iteration.
+ * {@code SCAN} is emulated with Lettuce's own cursor type: the first call starts a walk
+ * and answers a {@link WalkCursor} carrying a page of keys and the walk; a call with that
+ * cursor continues the same walk; the last page is finished. Back-pressure:
+ * {@code ScanStream} asks for the next page as soon as it has a cursor (and up to 256
+ * pages ahead of its consumer), so the next page is answered only once the consumer has
+ * gone through the previous one (its keys iterated to the end), and only then are the
+ * page's keys requested from the walk, whose nodes are read no further ahead than its
+ * read-ahead. Nothing waits on a thread: pages complete from the walk's I/O callbacks or
+ * from the consumer's own iteration.
  * <p>
- * Cancelling the stream cancels the page being awaited, which stops every node's walk. A walk whose cursor is
- * dropped without being continued or cancelled holds no thread and no connection of its own (its nodes are read
- * over the shared native connection, and stop being read once the read-ahead is full): it is garbage collected with
- * its cursor. Cursors that are not the walk's ({@link ScanCursor#INITIAL} aside) and the streaming-channel variants
- * go to Lettuce unchanged.
+ * Cancelling the stream cancels the page being awaited, which stops every node's walk. A
+ * walk whose cursor is dropped without being continued or cancelled holds no thread and
+ * no connection of its own (its nodes are read over the shared native connection, and
+ * stop being read once the read-ahead is full): it is garbage collected with its cursor.
+ * Cursors that are not the walk's ({@link ScanCursor#INITIAL} aside) and the
+ * streaming-channel variants go to Lettuce unchanged.
  */
 final class KeyWalks {
 
-	/** Redis's default {@code COUNT} for {@code SCAN}, the page size when none is given. */
+	/**
+	 * Redis's default {@code COUNT} for {@code SCAN}, the page size when none is given.
+	 */
 	private static final int DEFAULT_COUNT = 10;
 
 	private static final int MAX_PAGE = 10_000;
@@ -93,27 +98,31 @@ final class KeyWalks {
 		}
 		Long limit = options.getCount();
 		int pageSize = (limit != null) ? (int) Math.max(1, Math.min(MAX_PAGE, limit)) : DEFAULT_COUNT;
-		// Started at the call, not deferred: the key walks tell a cache clear's scan from the caller's stack.
+		// Started at the call, not deferred: the key walks tell a cache clear's scan from
+		// the caller's stack.
 		return new Walk(keyspace.scan(options), pageSize).nextPage();
 	}
 
 	private static Flux<ByteBuffer> keys(ReactiveKeyspace keyspace, ByteBuffer pattern) {
-		// Called at the call, not deferred: the key walks decide from the caller's stack whether a cache clear calls.
+		// Called at the call, not deferred: the key walks decide from the caller's stack
+		// whether a cache clear calls.
 		return keyspace.keys(pattern).flatMapIterable(Function.identity());
 	}
 
 	/**
-	 * Reads {@code MATCH}, {@code COUNT} and {@code TYPE} back from scan arguments, which keep them private
-	 * ({@link LettuceInternals#scanOptions(ScanArgs)}).
-	 * @return the options, or {@code null} when they cannot be read: Lettuce runs the call then
+	 * Reads {@code MATCH}, {@code COUNT} and {@code TYPE} back from scan arguments, which
+	 * keep them private ({@link LettuceInternals#scanOptions(ScanArgs)}).
+	 * @return the options, or {@code null} when they cannot be read: Lettuce runs the
+	 * call then
 	 */
 	static @Nullable ScanOptions options(ScanArgs scanArgs) {
 		return LettuceInternals.scanArgs().active() ? LettuceInternals.scanOptions(scanArgs) : null;
 	}
 
 	/**
-	 * One cluster-wide walk, handed out a page at a time: keys are requested from the walk only for the page being
-	 * awaited, and only once the consumer went through the previous page.
+	 * One cluster-wide walk, handed out a page at a time: keys are requested from the
+	 * walk only for the page being awaited, and only once the consumer went through the
+	 * previous page.
 	 */
 	static final class Walk extends BaseSubscriber<ByteBuffer> {
 
@@ -153,7 +162,8 @@ final class KeyWalks {
 					subscribe = !this.subscribed;
 					this.subscribed = true;
 				}
-				// Cancelling the awaited page (the stream is cancelled) stops every node's walk.
+				// Cancelling the awaited page (the stream is cancelled) stops every
+				// node's walk.
 				sink.onCancel(this::dispose);
 				if (subscribe) {
 					this.keys.subscribe(this);
@@ -202,8 +212,9 @@ final class KeyWalks {
 		}
 
 		/**
-		 * Answers the awaited page when it is full or the walk ended, or requests its keys when the previous page
-		 * was consumed. Answers and requests outside the lock: a request may deliver keys at once, on this thread.
+		 * Answers the awaited page when it is full or the walk ended, or requests its
+		 * keys when the previous page was consumed. Answers and requests outside the
+		 * lock: a request may deliver keys at once, on this thread.
 		 */
 		private void pump() {
 			for (;;) {
@@ -250,7 +261,8 @@ final class KeyWalks {
 	}
 
 	/**
-	 * Lettuce's key cursor, carrying a page of a walk and the walk, so that a call with it continues the walk.
+	 * Lettuce's key cursor, carrying a page of a walk and the walk, so that a call with
+	 * it continues the walk.
 	 */
 	static final class WalkCursor extends KeyScanCursor<ByteBuffer> {
 
@@ -263,7 +275,8 @@ final class KeyWalks {
 			// An empty page needs no consuming: the walk counts it consumed already.
 			this.keys = new Page(keys, (walk != null && !finished && !keys.isEmpty()) ? walk::consumed : () -> {
 			});
-			// An opaque, non-zero cursor: the walk, not the number, says where the scan is.
+			// An opaque, non-zero cursor: the walk, not the number, says where the scan
+			// is.
 			setCursor(finished ? "0" : "slotwise-walk");
 			setFinished(finished);
 		}
@@ -276,8 +289,8 @@ final class KeyWalks {
 	}
 
 	/**
-	 * A page's keys, telling the walk once the consumer went through them to the end (iterator, spliterator, or the
-	 * last index).
+	 * A page's keys, telling the walk once the consumer went through them to the end
+	 * (iterator, spliterator, or the last index).
 	 */
 	private static final class Page extends AbstractList<ByteBuffer> {
 

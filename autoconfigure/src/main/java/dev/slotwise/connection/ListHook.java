@@ -7,8 +7,8 @@ import java.util.function.Consumer;
 import org.springframework.util.Assert;
 
 /**
- * A hook of a connection factory that any number of contributors add to, run in the order they were added, such as
- * the listeners called when the factory starts.
+ * A hook of a connection factory that any number of contributors add to, run in the order
+ * they were added, such as the listeners called when the factory starts.
  *
  * @param <T> the type of the contributions
  */
@@ -19,7 +19,8 @@ final class ListHook<T> {
 	/**
 	 * Adds a contribution after those already added.
 	 * @param contributor the name of the contributor, for messages
-	 * @param name the name of the contribution's argument, for the message when it is {@code null}
+	 * @param name the name of the contribution's argument, for the message when it is
+	 * {@code null}
 	 * @param value the contribution
 	 */
 	void add(String contributor, String name, T value) {

@@ -9,8 +9,9 @@ import reactor.core.publisher.Mono;
 import org.springframework.data.redis.core.ScanOptions;
 
 /**
- * Runs the {@code SCAN} and {@code KEYS} calls of a {@link SlotwiseLettuceConnectionFactory}'s reactive connections
- * across the whole cluster without blocking.
+ * Runs the {@code SCAN} and {@code KEYS} calls of a
+ * {@link SlotwiseLettuceConnectionFactory}'s reactive connections across the whole
+ * cluster without blocking.
  *
  * @see SlotwiseLettuceConnectionFactory#setReactiveKeyspace(ReactiveKeyspace)
  */
@@ -24,8 +25,9 @@ public interface ReactiveKeyspace {
 	Flux<ByteBuffer> scan(ScanOptions options);
 
 	/**
-	 * Returns the keys matching a pattern on every master. Called on the caller's thread at the call (not when the
-	 * result is subscribed), so that the implementation may look at who calls.
+	 * Returns the keys matching a pattern on every master. Called on the caller's thread
+	 * at the call (not when the result is subscribed), so that the implementation may
+	 * look at who calls.
 	 * @param pattern the pattern
 	 * @return the keys
 	 */

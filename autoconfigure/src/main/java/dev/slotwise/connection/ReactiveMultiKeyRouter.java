@@ -8,16 +8,17 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * Runs the cross-slot multi-key calls of a {@link SlotwiseLettuceConnectionFactory}'s reactive connections without
- * blocking: each returned {@link Mono} completes from I/O callbacks, and cancelling it cancels the call's node
- * batches.
+ * Runs the cross-slot multi-key calls of a {@link SlotwiseLettuceConnectionFactory}'s
+ * reactive connections without blocking: each returned {@link Mono} completes from I/O
+ * callbacks, and cancelling it cancels the call's node batches.
  *
  * @see SlotwiseLettuceConnectionFactory#setReactiveMultiKeyRouter(ReactiveMultiKeyRouter)
  */
 public interface ReactiveMultiKeyRouter {
 
 	/**
-	 * Returns whether the keys span slots, so that the router (not Lettuce) must run the call.
+	 * Returns whether the keys span slots, so that the router (not Lettuce) must run the
+	 * call.
 	 * @param keys the keys, not empty
 	 * @return whether they span slots
 	 */

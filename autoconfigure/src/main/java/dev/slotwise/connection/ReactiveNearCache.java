@@ -5,9 +5,11 @@ import java.nio.ByteBuffer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A near cache for the reactive cluster connections of a {@link SlotwiseLettuceConnectionFactory}: {@code GET} and
- * {@code MGET} of covered keys are answered from memory where it can, and commands that name a covered key drop it
- * when they are sent and again when they complete. Buffers are read without moving their position.
+ * A near cache for the reactive cluster connections of a
+ * {@link SlotwiseLettuceConnectionFactory}: {@code GET} and {@code MGET} of covered keys
+ * are answered from memory where it can, and commands that name a covered key drop it
+ * when they are sent and again when they complete. Buffers are read without moving their
+ * position.
  */
 public interface ReactiveNearCache {
 

@@ -13,10 +13,11 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The near cache in front of Lettuce's reactive cluster commands: {@code get} and {@code mget} of covered keys are
- * answered from memory where they can ({@code mget} sends only the misses, on through the multi-key router), and any
- * other command whose keys are covered drops them when it is subscribed and again when it ends. Commands that only
- * read pass through.
+ * The near cache in front of Lettuce's reactive cluster commands: {@code get} and
+ * {@code mget} of covered keys are answered from memory where they can ({@code mget}
+ * sends only the misses, on through the multi-key router), and any other command whose
+ * keys are covered drops them when it is subscribed and again when it ends. Commands that
+ * only read pass through.
  */
 final class ReactiveNearCacheCommands {
 
@@ -82,7 +83,8 @@ final class ReactiveNearCacheCommands {
 	}
 
 	private static Object get(ReactiveNearCache cache, Method method, ByteBuffer key, Next next) {
-		// Looked up when subscribed, not when assembled: a Mono kept and subscribed later reads what is current then.
+		// Looked up when subscribed, not when assembled: a Mono kept and subscribed later
+		// reads what is current then.
 		return Mono.defer(() -> {
 			ByteBuffer hit = cache.lookup(key);
 			if (hit != null) {
@@ -173,7 +175,10 @@ final class ReactiveNearCacheCommands {
 		return keys.length > 0;
 	}
 
-	/** The covered keys among a command's arguments: a key, an array of keys, a map's keys (values do no harm). */
+	/**
+	 * The covered keys among a command's arguments: a key, an array of keys, a map's keys
+	 * (values do no harm).
+	 */
 	private static List<ByteBuffer> coveredKeys(ReactiveNearCache cache, Object[] args) {
 		List<ByteBuffer> keys = new ArrayList<>();
 		for (Object arg : args) {

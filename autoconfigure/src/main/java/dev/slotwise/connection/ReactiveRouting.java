@@ -26,30 +26,37 @@ import org.springframework.core.ResolvableType;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
 
 /**
- * Routes the cross-slot multi-key calls of Spring Data Redis's reactive cluster connections to a
- * {@link ReactiveMultiKeyRouter}, through public API only: the provider of reactive connections (created by the
- * factory's protected {@code doCreateConnectionProvider}) hands out Lettuce cluster connections whose
- * {@code reactive()} commands send {@code MGET}, {@code MSET}, {@code DEL}, {@code UNLINK} and {@code EXISTS} over
- * keys of several slots to the router; every other call, and every call whose keys share a slot, goes to Lettuce
- * unchanged. Spring Data Redis's reactive connection, its string and key commands, its exception translation and
- * its connection pool stay its own: it calls these commands exactly as it calls Lettuce's.
+ * Routes the cross-slot multi-key calls of Spring Data Redis's reactive cluster
+ * connections to a {@link ReactiveMultiKeyRouter}, through public API only: the provider
+ * of reactive connections (created by the factory's protected
+ * {@code doCreateConnectionProvider}) hands out Lettuce cluster connections whose
+ * {@code reactive()} commands send {@code MGET}, {@code MSET}, {@code DEL},
+ * {@code UNLINK} and {@code EXISTS} over keys of several slots to the router; every other
+ * call, and every call whose keys share a slot, goes to Lettuce unchanged. Spring Data
+ * Redis's reactive connection, its string and key commands, its exception translation and
+ * its connection pool stay its own: it calls these commands exactly as it calls
+ * Lettuce's.
  * <p>
- * Both decorations are {@link Proxy dynamic proxies} of Lettuce's public interfaces, so that a method a later Lettuce
- * adds to them reaches Lettuce's connection too.
+ * Both decorations are {@link Proxy dynamic proxies} of Lettuce's public interfaces, so
+ * that a method a later Lettuce adds to them reaches Lettuce's connection too.
  */
 final class ReactiveRouting {
 
-	/** The Lettuce members this decoration relies on, checked once; {@code null} when all exist. */
+	/**
+	 * The Lettuce members this decoration relies on, checked once; {@code null} when all
+	 * exist.
+	 */
 	static final @Nullable String MISSING_MEMBER = missingMember();
 
 	private ReactiveRouting() {
 	}
 
 	/**
-	 * Tells whether a codec is the one Spring Data Redis's reactive connections use (keys and values as
-	 * {@link ByteBuffer}): the factory creates one provider per codec and the imperative one uses {@code byte[]}. Read
-	 * from the type arguments the codec's class declares for {@link RedisCodec}; a codec that declares none (a raw or
-	 * generic class) is not routed.
+	 * Tells whether a codec is the one Spring Data Redis's reactive connections use (keys
+	 * and values as {@link ByteBuffer}): the factory creates one provider per codec and
+	 * the imperative one uses {@code byte[]}. Read from the type arguments the codec's
+	 * class declares for {@link RedisCodec}; a codec that declares none (a raw or generic
+	 * class) is not routed.
 	 * @param codec the codec
 	 * @return whether it encodes {@link ByteBuffer} keys and values
 	 */
@@ -59,12 +66,14 @@ final class ReactiveRouting {
 	}
 
 	/**
-	 * Returns a provider whose cluster connections route cross-slot multi-key calls to the router and {@code SCAN}
-	 * and {@code KEYS} to the key walks.
+	 * Returns a provider whose cluster connections route cross-slot multi-key calls to
+	 * the router and {@code SCAN} and {@code KEYS} to the key walks.
 	 * @param provider Spring Data Redis's provider of reactive connections
 	 * @param router runs cross-slot calls, or {@code null} to leave them to Lettuce
-	 * @param keyspace runs {@code SCAN} and {@code KEYS}, or {@code null} to leave them to Lettuce
-	 * @param nearCache answers reads of covered keys from memory, or {@code null} for none
+	 * @param keyspace runs {@code SCAN} and {@code KEYS}, or {@code null} to leave them
+	 * to Lettuce
+	 * @param nearCache answers reads of covered keys from memory, or {@code null} for
+	 * none
 	 * @return the provider to hand to Spring Data Redis
 	 */
 	static LettuceConnectionProvider provider(LettuceConnectionProvider provider,
@@ -133,13 +142,15 @@ final class ReactiveRouting {
 				return connection;
 			}
 			return (StatefulConnection<?, ?>) Proxy.newProxyInstance(ReactiveRouting.class.getClassLoader(),
-					new Class<?>[] { StatefulRedisClusterConnection.class }, new ConnectionHandler(cluster, this.commands.apply(cluster.reactive())));
+					new Class<?>[] { StatefulRedisClusterConnection.class },
+					new ConnectionHandler(cluster, this.commands.apply(cluster.reactive())));
 		}
 
 	}
 
 	/**
-	 * A Lettuce cluster connection whose {@code reactive()} commands route; everything else is the connection's.
+	 * A Lettuce cluster connection whose {@code reactive()} commands route; everything
+	 * else is the connection's.
 	 */
 	private static final class ConnectionHandler implements InvocationHandler {
 
@@ -175,8 +186,8 @@ final class ReactiveRouting {
 	}
 
 	/**
-	 * Lettuce's reactive cluster commands with cross-slot multi-key calls going to the router and {@code SCAN} and
-	 * {@code KEYS} to the key walks.
+	 * Lettuce's reactive cluster commands with cross-slot multi-key calls going to the
+	 * router and {@code SCAN} and {@code KEYS} to the key walks.
 	 */
 	private static final class CommandsHandler implements InvocationHandler {
 
@@ -279,7 +290,8 @@ final class ReactiveRouting {
 		}
 
 		/**
-		 * Returns the keys of a varargs call when the router must run it (they are all buffers and span slots).
+		 * Returns the keys of a varargs call when the router must run it (they are all
+		 * buffers and span slots).
 		 */
 		private @Nullable List<ByteBuffer> keys(@Nullable Object argument) {
 			if (!(argument instanceof Object[] array) || array.length < 2) {

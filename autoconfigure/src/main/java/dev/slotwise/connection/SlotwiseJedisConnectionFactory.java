@@ -28,27 +28,30 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.util.Assert;
 
 /**
- * A {@link JedisConnectionFactory} for Redis Cluster whose topology provider, cluster connections and client
- * life cycle are extended through named contributions, made before {@link #afterPropertiesSet()}. Two kinds of
- * hooks exist:
+ * A {@link JedisConnectionFactory} for Redis Cluster whose topology provider, cluster
+ * connections and client life cycle are extended through named contributions, made before
+ * {@link #afterPropertiesSet()}. Two kinds of hooks exist:
  * <ul>
- * <li>exclusive hooks, which one contributor at most may fill; a second claim fails with an
- * {@link IllegalStateException} naming both contributors:
+ * <li>exclusive hooks, which one contributor at most may fill; a second claim fails with
+ * an {@link IllegalStateException} naming both contributors:
  * <ul>
- * <li>{@link #claimTopologyProvider(String, Function)} replaces Spring Data Redis's topology provider;</li>
- * <li>{@link #claimClusterConnections(String, UnaryOperator)} may return a {@link JedisClusterConnection}
- * subclass for every connection handed out;</li>
+ * <li>{@link #claimTopologyProvider(String, Function)} replaces Spring Data Redis's
+ * topology provider;</li>
+ * <li>{@link #claimClusterConnections(String, UnaryOperator)} may return a
+ * {@link JedisClusterConnection} subclass for every connection handed out;</li>
  * </ul>
  * </li>
  * <li>ordered hooks, to which every contributor adds, run in the order added:
  * <ul>
- * <li>{@link #addClientBuilderCustomizer(String, JedisClientBuilderCustomizer)} configures the Jedis cluster
- * client builder (pool, topology refresh period) before the application's own customizer runs;</li>
- * <li>{@link #addClientBuilderFinisher(String, JedisClientBuilderCustomizer)} sees the builder after the
- * application's own customizer ran, to step back from a setting the application made itself or to contribute what
- * needs the builder's final settings;</li>
- * <li>{@link #addClientStartedListener(String, Consumer)} sees the {@link RedisClusterClient} once the factory has
- * started, for example to pre-warm its pools or bind meters.</li>
+ * <li>{@link #addClientBuilderCustomizer(String, JedisClientBuilderCustomizer)}
+ * configures the Jedis cluster client builder (pool, topology refresh period) before the
+ * application's own customizer runs;</li>
+ * <li>{@link #addClientBuilderFinisher(String, JedisClientBuilderCustomizer)} sees the
+ * builder after the application's own customizer ran, to step back from a setting the
+ * application made itself or to contribute what needs the builder's final settings;</li>
+ * <li>{@link #addClientStartedListener(String, Consumer)} sees the
+ * {@link RedisClusterClient} once the factory has started, for example to pre-warm its
+ * pools or bind meters.</li>
  * </ul>
  * </li>
  * </ul>
@@ -92,17 +95,19 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 			JedisClientConfiguration clientConfiguration,
 			ListHook<JedisClientBuilderCustomizer> clientBuilderCustomizers,
 			ListHook<JedisClientBuilderCustomizer> clientBuilderFinishers) {
-		super(clusterConfiguration, new ComposedJedisClientConfiguration(clientConfiguration,
-				(builder) -> clientBuilderCustomizers.forEach((customizer) -> customizer.customize(builder)),
-				(builder) -> clientBuilderFinishers.forEach((finisher) -> finisher.customize(builder))));
+		super(clusterConfiguration,
+				new ComposedJedisClientConfiguration(clientConfiguration,
+						(builder) -> clientBuilderCustomizers.forEach((customizer) -> customizer.customize(builder)),
+						(builder) -> clientBuilderFinishers.forEach((finisher) -> finisher.customize(builder))));
 		this.clientBuilderCustomizers = clientBuilderCustomizers;
 		this.clientBuilderFinishers = clientBuilderFinishers;
 	}
 
 	/**
-	 * Adds a customizer of the Jedis cluster client builder. Added customizers run in the order added, after Spring
-	 * Data Redis has configured the builder and before the application's own {@link JedisClientBuilderCustomizer}
-	 * from its {@link JedisClientConfiguration}, which therefore wins.
+	 * Adds a customizer of the Jedis cluster client builder. Added customizers run in the
+	 * order added, after Spring Data Redis has configured the builder and before the
+	 * application's own {@link JedisClientBuilderCustomizer} from its
+	 * {@link JedisClientConfiguration}, which therefore wins.
 	 * @param contributor the name of who adds it, for messages
 	 * @param customizer the customizer
 	 */
@@ -111,12 +116,14 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	}
 
 	/**
-	 * Adds a finisher of the Jedis cluster client builder: finishers run in the order added, after the application's
-	 * own {@link JedisClientBuilderCustomizer}, just before the client is built. They are for a contribution made by
-	 * {@link #addClientBuilderCustomizer(String, JedisClientBuilderCustomizer)} that must step back when the
-	 * application configured the same setting itself, and for one that needs the builder's final settings (a
-	 * connection provider created from them, where the application set none): they may undo or complete their own
-	 * contribution, never change the application's settings.
+	 * Adds a finisher of the Jedis cluster client builder: finishers run in the order
+	 * added, after the application's own {@link JedisClientBuilderCustomizer}, just
+	 * before the client is built. They are for a contribution made by
+	 * {@link #addClientBuilderCustomizer(String, JedisClientBuilderCustomizer)} that must
+	 * step back when the application configured the same setting itself, and for one that
+	 * needs the builder's final settings (a connection provider created from them, where
+	 * the application set none): they may undo or complete their own contribution, never
+	 * change the application's settings.
 	 * @param contributor the name of who adds it, for messages
 	 * @param finisher the finisher
 	 */
@@ -125,7 +132,8 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	}
 
 	/**
-	 * Provides the topology provider in place of Spring Data Redis's. One contributor at most may.
+	 * Provides the topology provider in place of Spring Data Redis's. One contributor at
+	 * most may.
 	 * @param contributor the name of who provides it, for messages
 	 * @param topologyProviderFactory creates the provider once the cluster client exists
 	 * @throws IllegalStateException when another contributor provides it already
@@ -136,11 +144,12 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	}
 
 	/**
-	 * Provides the cluster connections handed out: every connection Spring Data Redis creates passes through the
-	 * function, which returns the connection to use. One contributor at most may, since one connection cannot be
-	 * two subclasses.
+	 * Provides the cluster connections handed out: every connection Spring Data Redis
+	 * creates passes through the function, which returns the connection to use. One
+	 * contributor at most may, since one connection cannot be two subclasses.
 	 * @param contributor the name of who provides them, for messages
-	 * @param postProcessor returns the connection to use, typically a subclass wrapping the same resources
+	 * @param postProcessor returns the connection to use, typically a subclass wrapping
+	 * the same resources
 	 * @throws IllegalStateException when another contributor provides them already
 	 */
 	public void claimClusterConnections(String contributor, UnaryOperator<JedisClusterConnection> postProcessor) {
@@ -148,7 +157,8 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	}
 
 	/**
-	 * Adds a listener called with the cluster client each time the factory starts, after those added before.
+	 * Adds a listener called with the cluster client each time the factory starts, after
+	 * those added before.
 	 * @param contributor the name of who adds it, for messages
 	 * @param listener the listener
 	 */
@@ -186,9 +196,10 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 
 	/**
 	 * Returns the executor of commands that span nodes, for connections created by the
-	 * {@link #claimClusterConnections(String, UnaryOperator) cluster connections contributor} (Spring Data Redis keeps
-	 * its own private). It runs on the executor set with {@link #setExecutor(AsyncTaskExecutor)}, if any, and is disposed when
-	 * the factory stops.
+	 * {@link #claimClusterConnections(String, UnaryOperator) cluster connections
+	 * contributor} (Spring Data Redis keeps its own private). It runs on the executor set
+	 * with {@link #setExecutor(AsyncTaskExecutor)}, if any, and is disposed when the
+	 * factory stops.
 	 * @return the executor of the running factory
 	 * @throws IllegalStateException when the factory is not started
 	 */
@@ -237,9 +248,10 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	}
 
 	/**
-	 * Jedis reports seed nodes that all refused the credentials as "Could not initialize cluster slots cache." and
-	 * keeps the refusals ({@code WRONGPASS}, {@code NOAUTH}, {@code NOPERM}) only as suppressed exceptions, which
-	 * start-up failure reports do not show: name them in the message.
+	 * Jedis reports seed nodes that all refused the credentials as "Could not initialize
+	 * cluster slots cache." and keeps the refusals ({@code WRONGPASS}, {@code NOAUTH},
+	 * {@code NOPERM}) only as suppressed exceptions, which start-up failure reports do
+	 * not show: name them in the message.
 	 */
 	private static JedisClusterOperationException namingRefusals(JedisClusterOperationException ex) {
 		List<String> refusals = Arrays.stream(ex.getSuppressed())
@@ -286,7 +298,8 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 		ClusterTopologyProvider provider = this.runningTopologyProvider;
 		this.clusterClient = null;
 		this.runningTopologyProvider = null;
-		// A contributed provider may own a thread (Slotwise's notifies of new masters): it ends with the factory.
+		// A contributed provider may own a thread (Slotwise's notifies of new masters):
+		// it ends with the factory.
 		if (provider instanceof AutoCloseable closeable) {
 			try {
 				closeable.close();
@@ -305,7 +318,8 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 				executor.destroy();
 			}
 			catch (Exception ex) {
-				// Nothing is left to release: the executor holds no connections of its own.
+				// Nothing is left to release: the executor holds no connections of its
+				// own.
 			}
 		}
 	}

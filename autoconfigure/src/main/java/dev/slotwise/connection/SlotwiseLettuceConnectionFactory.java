@@ -35,28 +35,32 @@ import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
 
 /**
- * A {@link LettuceConnectionFactory} for Redis Cluster whose client, topology provider and cluster connections are
- * extended through named contributions, made before {@link #afterPropertiesSet()}. Two kinds of hooks exist:
+ * A {@link LettuceConnectionFactory} for Redis Cluster whose client, topology provider
+ * and cluster connections are extended through named contributions, made before
+ * {@link #afterPropertiesSet()}. Two kinds of hooks exist:
  * <ul>
- * <li>exclusive hooks, which one contributor at most may fill; a second claim fails with an
- * {@link IllegalStateException} naming both contributors:
+ * <li>exclusive hooks, which one contributor at most may fill; a second claim fails with
+ * an {@link IllegalStateException} naming both contributors:
  * <ul>
- * <li>{@link #claimClusterClient(String, ClusterClientCreator)} creates the Lettuce cluster client (for example a
- * {@code RedisClusterClient} subclass) from the URIs and options Spring Data Redis would use;</li>
- * <li>{@link #claimTopologyProvider(String, UnaryOperator)} wraps Spring Data Redis's topology provider once per
- * start;</li>
- * <li>{@link #claimClusterConnections(String, ClusterConnectionCreator)} creates every cluster connection,
- * typically a {@link LettuceClusterConnection} subclass;</li>
+ * <li>{@link #claimClusterClient(String, ClusterClientCreator)} creates the Lettuce
+ * cluster client (for example a {@code RedisClusterClient} subclass) from the URIs and
+ * options Spring Data Redis would use;</li>
+ * <li>{@link #claimTopologyProvider(String, UnaryOperator)} wraps Spring Data Redis's
+ * topology provider once per start;</li>
+ * <li>{@link #claimClusterConnections(String, ClusterConnectionCreator)} creates every
+ * cluster connection, typically a {@link LettuceClusterConnection} subclass;</li>
  * </ul>
  * </li>
  * <li>an ordered hook, to which every contributor adds, run in the order added:
- * {@link #addStartedListener(String, Consumer)} runs once the factory has started, for example to pre-warm.</li>
+ * {@link #addStartedListener(String, Consumer)} runs once the factory has started, for
+ * example to pre-warm.</li>
  * </ul>
- * A {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) reactive multi-key router} runs the cross-slot
- * multi-key calls of the reactive connections: the provider of reactive connections is decorated (through the
- * protected {@link #doCreateConnectionProvider(AbstractRedisClient, RedisCodec)}), not the reactive connections,
- * whose types Spring Data Redis keeps package-private.
- * Everything else behaves exactly as in {@link LettuceConnectionFactory}.
+ * A {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) reactive multi-key router}
+ * runs the cross-slot multi-key calls of the reactive connections: the provider of
+ * reactive connections is decorated (through the protected
+ * {@link #doCreateConnectionProvider(AbstractRedisClient, RedisCodec)}), not the reactive
+ * connections, whose types Spring Data Redis keeps package-private. Everything else
+ * behaves exactly as in {@link LettuceConnectionFactory}.
  */
 public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 
@@ -91,15 +95,24 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 
 	private volatile @Nullable ReactiveNearCache reactiveNearCache;
 
-	/** Whether the running factory's reactive connections route; read by {@link #isReactiveRoutingActive()}. */
+	/**
+	 * Whether the running factory's reactive connections route; read by
+	 * {@link #isReactiveRoutingActive()}.
+	 */
 	private volatile boolean reactiveRouting;
 
-	/** Why the running factory's reactive connections do not route although a router is set, or {@code null}. */
+	/**
+	 * Why the running factory's reactive connections do not route although a router is
+	 * set, or {@code null}.
+	 */
 	private volatile @Nullable String reactiveRoutingProblem;
 
 	private final Object ownConnectionLock = new Object();
 
-	/** Opens the factory's own cluster connection: Spring Data Redis's unpooled provider of the running client. */
+	/**
+	 * Opens the factory's own cluster connection: Spring Data Redis's unpooled provider
+	 * of the running client.
+	 */
 	private @Nullable LettuceConnectionProvider ownConnectionProvider;
 
 	private @Nullable StatefulRedisClusterConnection<byte[], byte[]> ownConnection;
@@ -115,9 +128,9 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Provides the Lettuce cluster client, for example a {@code RedisClusterClient} subclass, in place of Spring Data
-	 * Redis's. The creator receives the seed URIs and options exactly as Spring Data Redis would build them. One
-	 * contributor at most may.
+	 * Provides the Lettuce cluster client, for example a {@code RedisClusterClient}
+	 * subclass, in place of Spring Data Redis's. The creator receives the seed URIs and
+	 * options exactly as Spring Data Redis would build them. One contributor at most may.
 	 * @param contributor the name of who provides it, for messages
 	 * @param creator the creator
 	 * @throws IllegalStateException when another contributor provides it already
@@ -127,9 +140,10 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Provides the topology provider cluster connections use, as a wrapper of Spring Data Redis's. It is applied
-	 * once per started client: Spring Data Redis creates a new, equivalent provider for every cluster connection, and
-	 * the first one wrapped serves them all. One contributor at most may, since other contributors rely on the type of
+	 * Provides the topology provider cluster connections use, as a wrapper of Spring Data
+	 * Redis's. It is applied once per started client: Spring Data Redis creates a new,
+	 * equivalent provider for every cluster connection, and the first one wrapped serves
+	 * them all. One contributor at most may, since other contributors rely on the type of
 	 * the provider they are given.
 	 * @param contributor the name of who provides it, for messages
 	 * @param decorator returns the provider cluster connections use
@@ -140,8 +154,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Provides the cluster connections handed out in place of Spring Data Redis's own. One contributor at most may,
-	 * since one connection cannot be two subclasses.
+	 * Provides the cluster connections handed out in place of Spring Data Redis's own.
+	 * One contributor at most may, since one connection cannot be two subclasses.
 	 * @param contributor the name of who provides them, for messages
 	 * @param creator the creator
 	 * @throws IllegalStateException when another contributor provides them already
@@ -151,8 +165,9 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Sets what runs the cross-slot multi-key calls of the reactive cluster connections; {@code null} leaves them to
-	 * Spring Data Redis and Lettuce. Takes effect when the factory next starts.
+	 * Sets what runs the cross-slot multi-key calls of the reactive cluster connections;
+	 * {@code null} leaves them to Spring Data Redis and Lettuce. Takes effect when the
+	 * factory next starts.
 	 * @param router the router
 	 */
 	public void setReactiveMultiKeyRouter(@Nullable ReactiveMultiKeyRouter router) {
@@ -160,11 +175,12 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Sets what runs the {@code SCAN} and {@code KEYS} calls of the reactive cluster connections (and so
-	 * {@code ReactiveRedisTemplate.scan} and {@code keys} and the reactive cache clear); {@code null} leaves them to
-	 * Spring Data Redis and Lettuce. Routed through the same decoration as the
-	 * {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) multi-key router}. Takes effect when the factory next
-	 * starts.
+	 * Sets what runs the {@code SCAN} and {@code KEYS} calls of the reactive cluster
+	 * connections (and so {@code ReactiveRedisTemplate.scan} and {@code keys} and the
+	 * reactive cache clear); {@code null} leaves them to Spring Data Redis and Lettuce.
+	 * Routed through the same decoration as the
+	 * {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) multi-key router}. Takes
+	 * effect when the factory next starts.
 	 * @param keyspace the cluster-wide key walks
 	 */
 	public void setReactiveKeyspace(@Nullable ReactiveKeyspace keyspace) {
@@ -172,9 +188,10 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Sets the near cache of the reactive cluster connections' reads; {@code null} for none. Routed through the same
-	 * decoration as the {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) multi-key router}. Takes effect when
-	 * the factory next starts.
+	 * Sets the near cache of the reactive cluster connections' reads; {@code null} for
+	 * none. Routed through the same decoration as the
+	 * {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) multi-key router}. Takes
+	 * effect when the factory next starts.
 	 * @param nearCache the near cache
 	 */
 	public void setReactiveNearCache(@Nullable ReactiveNearCache nearCache) {
@@ -182,8 +199,9 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Tells whether the running factory's reactive cluster connections send cross-slot multi-key calls to the
-	 * {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) router}.
+	 * Tells whether the running factory's reactive cluster connections send cross-slot
+	 * multi-key calls to the {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter)
+	 * router}.
 	 * @return whether reactive routing is active
 	 */
 	public boolean isReactiveRoutingActive() {
@@ -191,9 +209,10 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Tells why the running factory's reactive cluster connections do not route although a
-	 * {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) router} is set.
-	 * @return the missing member or extension point, or {@code null} when they route or no router is set
+	 * Tells why the running factory's reactive cluster connections do not route although
+	 * a {@link #setReactiveMultiKeyRouter(ReactiveMultiKeyRouter) router} is set.
+	 * @return the missing member or extension point, or {@code null} when they route or
+	 * no router is set
 	 */
 	public @Nullable String getReactiveRoutingProblem() {
 		return this.reactiveRoutingProblem;
@@ -201,7 +220,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 
 	@Override
 	public void setPipeliningFlushPolicy(PipeliningFlushPolicy pipeliningFlushPolicy) {
-		// Kept here because Spring Data Redis has no getter, and created connections must carry it.
+		// Kept here because Spring Data Redis has no getter, and created connections must
+		// carry it.
 		super.setPipeliningFlushPolicy(pipeliningFlushPolicy);
 		this.pipeliningFlushPolicy = pipeliningFlushPolicy;
 	}
@@ -216,8 +236,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Adds a listener called each time the factory stops, before its client shuts down, for example to close
-	 * connections a contributor opened through the client.
+	 * Adds a listener called each time the factory stops, before its client shuts down,
+	 * for example to close connections a contributor opened through the client.
 	 * @param contributor the name of who adds it, for messages
 	 * @param listener the listener
 	 */
@@ -226,7 +246,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Returns the shared native cluster connection, opening it if needed, for pre-warm and meters.
+	 * Returns the shared native cluster connection, opening it if needed, for pre-warm
+	 * and meters.
 	 * @return the shared connection, or {@code null} when connection sharing is off
 	 */
 	public @Nullable StatefulRedisClusterConnection<byte[], byte[]> getOrCreateSharedClusterConnection() {
@@ -234,10 +255,11 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Returns a native cluster connection for work that runs beside the application's connections, such as
-	 * Slotwise's reactive multi-key calls: the shared connection when connection sharing is on; otherwise one
-	 * connection the factory opens on first use, with the settings of its dedicated connections (without taking one
-	 * from their pool), and closes when it stops.
+	 * Returns a native cluster connection for work that runs beside the application's
+	 * connections, such as Slotwise's reactive multi-key calls: the shared connection
+	 * when connection sharing is on; otherwise one connection the factory opens on first
+	 * use, with the settings of its dedicated connections (without taking one from their
+	 * pool), and closes when it stops.
 	 * @return the connection
 	 * @throws IllegalStateException when the factory is not running
 	 */
@@ -265,9 +287,10 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Returns the provider of the running factory's dedicated cluster connections: Lettuce's pool when pooling is on.
-	 * Spring Data Redis hands it only to the cluster connections it creates, so one is created (and closed at once,
-	 * which opens nothing while the native connection is shared) when none was since the factory started.
+	 * Returns the provider of the running factory's dedicated cluster connections:
+	 * Lettuce's pool when pooling is on. Spring Data Redis hands it only to the cluster
+	 * connections it creates, so one is created (and closed at once, which opens nothing
+	 * while the native connection is shared) when none was since the factory started.
 	 * @return the provider
 	 */
 	public LettuceConnectionProvider getRequiredConnectionProvider() {
@@ -281,10 +304,11 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	/**
-	 * Returns the topology provider cluster connections of the running factory use (decorated), available once a
-	 * cluster connection was created.
+	 * Returns the topology provider cluster connections of the running factory use
+	 * (decorated), available once a cluster connection was created.
 	 * @return the provider
-	 * @throws IllegalStateException when no cluster connection was created since the factory started
+	 * @throws IllegalStateException when no cluster connection was created since the
+	 * factory started
 	 */
 	public ClusterTopologyProvider getRequiredTopologyProvider() {
 		ClusterTopologyProvider provider = this.decoratedTopologyProvider;
@@ -300,10 +324,14 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 		return (creator != null && cluster != null) ? createClusterClient(creator, cluster) : super.createClient();
 	}
 
-	// Mirrors Spring Data Redis's private createClusterClient(): no supported API hands out the URIs and options it
-	// builds (RedisClusterClient keeps its seed URIs in a protected getter, its options package-private). Fenced by
-	// SettingsParityIntegrationTests, which compares this client's options and seed URIs, field by field, with those
-	// of the client Spring Data Redis builds for the same configuration: a change in Spring Data's building fails it.
+	// Mirrors Spring Data Redis's private createClusterClient(): no supported API hands
+	// out the URIs and options it
+	// builds (RedisClusterClient keeps its seed URIs in a protected getter, its options
+	// package-private). Fenced by
+	// SettingsParityIntegrationTests, which compares this client's options and seed URIs,
+	// field by field, with those
+	// of the client Spring Data Redis builds for the same configuration: a change in
+	// Spring Data's building fails it.
 	private RedisClusterClient createClusterClient(ClusterClientCreator creator, RedisClusterConfiguration cluster) {
 		LettuceClientConfiguration configuration = getClientConfiguration();
 		List<RedisURI> initialUris = new ArrayList<>();
@@ -349,9 +377,9 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	public void afterPropertiesSet() {
 		if (logger.isDebugEnabled()) {
 			logger.debug("Contributions: cluster client from " + this.clusterClient.contributor()
-					+ ", topology provider from " + this.topologyProvider.contributor()
-					+ ", cluster connections from " + this.clusterConnections.contributor()
-					+ ", started listeners from " + this.startedListeners.contributors());
+					+ ", topology provider from " + this.topologyProvider.contributor() + ", cluster connections from "
+					+ this.clusterConnections.contributor() + ", started listeners from "
+					+ this.startedListeners.contributors());
 		}
 		super.afterPropertiesSet();
 	}
@@ -359,7 +387,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	@Override
 	protected LettuceConnectionProvider doCreateConnectionProvider(AbstractRedisClient client, RedisCodec<?, ?> codec) {
 		LettuceConnectionProvider provider = super.doCreateConnectionProvider(client, codec);
-		// Spring Data Redis creates one per codec and start, then wraps it in its pool: the unpooled one opens the
+		// Spring Data Redis creates one per codec and start, then wraps it in its pool:
+		// the unpooled one opens the
 		// factory's own long-lived connection without holding one of the pool's.
 		if (codec instanceof ByteArrayCodec) {
 			synchronized (this.ownConnectionLock) {
@@ -381,7 +410,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	@Override
 	public void stop() {
 		this.stoppingListeners.forEach((listener) -> listener.accept(this));
-		// Not left to the client's shutdown (which closes it too): forgetting it is what makes a restarted factory
+		// Not left to the client's shutdown (which closes it too): forgetting it is what
+		// makes a restarted factory
 		// open a new one instead of handing out a closed one.
 		StatefulRedisClusterConnection<byte[], byte[]> connection;
 		synchronized (this.ownConnectionLock) {
@@ -405,8 +435,10 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 		super.start();
 		if (!wasRunning && isRunning() && (this.reactiveMultiKeyRouter != null || this.reactiveKeyspace != null
 				|| this.reactiveNearCache != null) && !this.reactiveRouting) {
-			// Spring Data Redis creates its reactive provider in start(); a version that stops doing so through
-			// doCreateConnectionProvider, or a Lettuce without the commands routed, leaves the calls to Lettuce.
+			// Spring Data Redis creates its reactive provider in start(); a version that
+			// stops doing so through
+			// doCreateConnectionProvider, or a Lettuce without the commands routed,
+			// leaves the calls to Lettuce.
 			String problem = (ReactiveRouting.MISSING_MEMBER != null) ? ReactiveRouting.MISSING_MEMBER + " is missing"
 					: "LettuceConnectionFactory created no reactive connection provider through "
 							+ "doCreateConnectionProvider(AbstractRedisClient, RedisCodec)";
@@ -439,7 +471,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	private synchronized ClusterTopologyProvider decorate(ClusterTopologyProvider provider) {
-		// Spring Data Redis passes a new provider per connection; decorating each would throw away any cache the
+		// Spring Data Redis passes a new provider per connection; decorating each would
+		// throw away any cache the
 		// decorator keeps, so decorate once per client.
 		AbstractRedisClient client = getNativeClient();
 		ClusterTopologyProvider decorated = this.decoratedTopologyProvider;
@@ -460,10 +493,12 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 
 		/**
 		 * Creates a cluster client and applies the options to it.
-		 * @param resources the client resources from the client configuration, or {@code null} when the client must
-		 * create (and own) its own
-		 * @param initialUris the seed nodes with credentials, client name, SSL, timeout and database applied
-		 * @param options the cluster client options as Spring Data Redis resolves them, including max redirects
+		 * @param resources the client resources from the client configuration, or
+		 * {@code null} when the client must create (and own) its own
+		 * @param initialUris the seed nodes with credentials, client name, SSL, timeout
+		 * and database applied
+		 * @param options the cluster client options as Spring Data Redis resolves them,
+		 * including max redirects
 		 * @return the client, not yet connected
 		 */
 		RedisClusterClient create(@Nullable ClientResources resources, List<RedisURI> initialUris,

@@ -9,9 +9,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 
 /**
- * A node answered a cross-slot multi-key command over Jedis with an error reply (e.g. {@code OOM}), or its
- * redirects ran out: the {@code InvalidDataAccessApiUsageException} Spring Data Redis raises for a Jedis error reply,
- * naming the node, the slot and the reply.
+ * A node answered a cross-slot multi-key command over Jedis with an error reply (e.g.
+ * {@code OOM}), or its redirects ran out: the {@code InvalidDataAccessApiUsageException}
+ * Spring Data Redis raises for a Jedis error reply, naming the node, the slot and the
+ * reply.
  */
 public class MultiKeyApiUsageException extends InvalidDataAccessApiUsageException implements MultiKeyFailure {
 

@@ -9,8 +9,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.RedisConnectionFailureException;
 
 /**
- * A node of a cross-slot multi-key command could not be reached or its connection broke: the
- * {@code RedisConnectionFailureException} Spring Data Redis raises for it, naming the node and its slots.
+ * A node of a cross-slot multi-key command could not be reached or its connection broke:
+ * the {@code RedisConnectionFailureException} Spring Data Redis raises for it, naming the
+ * node and its slots.
  */
 public class MultiKeyConnectionFailureException extends RedisConnectionFailureException implements MultiKeyFailure {
 

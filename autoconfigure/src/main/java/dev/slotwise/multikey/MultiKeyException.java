@@ -9,9 +9,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
- * A cross-slot multi-key command failed for a reason Spring Data Redis has no more specific type for: no node serves a
- * slot, the call was cancelled or interrupted, or the Jedis multi-key executor is saturated or shut down. See
- * {@link MultiKeyFailure} for the other types a cross-slot call fails with.
+ * A cross-slot multi-key command failed for a reason Spring Data Redis has no more
+ * specific type for: no node serves a slot, the call was cancelled or interrupted, or the
+ * Jedis multi-key executor is saturated or shut down. See {@link MultiKeyFailure} for the
+ * other types a cross-slot call fails with.
  */
 public class MultiKeyException extends DataAccessResourceFailureException implements MultiKeyFailure {
 

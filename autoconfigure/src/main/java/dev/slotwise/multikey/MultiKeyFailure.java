@@ -4,23 +4,26 @@ import java.util.Set;
 import java.util.SortedSet;
 
 /**
- * What every failure of a cross-slot multi-key command carries besides its type: which command failed, on which
- * nodes, and for which slots. The exceptions themselves are of the types Spring Data Redis translates the same
- * failure to, so that code catching {@code QueryTimeoutException} or {@code RedisConnectionFailureException} works
- * with Slotwise as without it:
+ * What every failure of a cross-slot multi-key command carries besides its type: which
+ * command failed, on which nodes, and for which slots. The exceptions themselves are of
+ * the types Spring Data Redis translates the same failure to, so that code catching
+ * {@code QueryTimeoutException} or {@code RedisConnectionFailureException} works with
+ * Slotwise as without it:
  * <ul>
- * <li>{@link MultiKeyTimeoutException}, a {@code QueryTimeoutException}: the call did not end within its
- * timeout;</li>
- * <li>{@link MultiKeyConnectionFailureException}, a {@code RedisConnectionFailureException}: a node could not be
- * reached or its connection broke;</li>
+ * <li>{@link MultiKeyTimeoutException}, a {@code QueryTimeoutException}: the call did not
+ * end within its timeout;</li>
+ * <li>{@link MultiKeyConnectionFailureException}, a
+ * {@code RedisConnectionFailureException}: a node could not be reached or its connection
+ * broke;</li>
  * <li>{@link MultiKeySystemException}, a {@code RedisSystemException} (over Lettuce), and
- * {@link MultiKeyApiUsageException}, an {@code InvalidDataAccessApiUsageException} (over Jedis): a node answered
- * with an error reply, or redirects ran out;</li>
- * <li>{@link MultiKeyException}, a {@code DataAccessResourceFailureException}: anything else (no node serves a slot,
- * the call was cancelled or interrupted, the Jedis multi-key executor is saturated or shut down).</li>
+ * {@link MultiKeyApiUsageException}, an {@code InvalidDataAccessApiUsageException} (over
+ * Jedis): a node answered with an error reply, or redirects ran out;</li>
+ * <li>{@link MultiKeyException}, a {@code DataAccessResourceFailureException}: anything
+ * else (no node serves a slot, the call was cancelled or interrupted, the Jedis multi-key
+ * executor is saturated or shut down).</li>
  * </ul>
- * The whole call fails: no partial result is returned. For a failed {@code mSet}, {@code del} or {@code unlink},
- * slots on other nodes may have been written.
+ * The whole call fails: no partial result is returned. For a failed {@code mSet},
+ * {@code del} or {@code unlink}, slots on other nodes may have been written.
  */
 public interface MultiKeyFailure {
 

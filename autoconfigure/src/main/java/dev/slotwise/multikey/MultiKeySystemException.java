@@ -9,9 +9,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.RedisSystemException;
 
 /**
- * A node answered a cross-slot multi-key command over Lettuce with an error reply (e.g. {@code OOM}), or its
- * redirects ran out: the {@code RedisSystemException} Spring Data Redis raises for a Lettuce error reply, naming the
- * node, the slot and the reply.
+ * A node answered a cross-slot multi-key command over Lettuce with an error reply (e.g.
+ * {@code OOM}), or its redirects ran out: the {@code RedisSystemException} Spring Data
+ * Redis raises for a Lettuce error reply, naming the node, the slot and the reply.
  */
 public class MultiKeySystemException extends RedisSystemException implements MultiKeyFailure {
 

@@ -9,9 +9,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.QueryTimeoutException;
 
 /**
- * A cross-slot multi-key command did not end within its timeout ({@code slotwise.multikey.timeout}, capped by
- * {@code spring.data.redis.timeout}): the {@code QueryTimeoutException} Spring Data Redis raises for a command
- * timeout, naming the nodes still in flight and their slots.
+ * A cross-slot multi-key command did not end within its timeout
+ * ({@code slotwise.multikey.timeout}, capped by {@code spring.data.redis.timeout}): the
+ * {@code QueryTimeoutException} Spring Data Redis raises for a command timeout, naming
+ * the nodes still in flight and their slots.
  */
 public class MultiKeyTimeoutException extends QueryTimeoutException implements MultiKeyFailure {
 

@@ -6,8 +6,9 @@ import org.springframework.data.redis.listener.Topic;
 import org.springframework.util.Assert;
 
 /**
- * A sharded channel ({@code SSUBSCRIBE}, {@code SPUBLISH}): the master owning the channel's hash slot carries its
- * messages, so a channel costs one node rather than every node of the cluster. Hash tags apply, as for keys.
+ * A sharded channel ({@code SSUBSCRIBE}, {@code SPUBLISH}): the master owning the
+ * channel's hash slot carries its messages, so a channel costs one node rather than every
+ * node of the cluster. Hash tags apply, as for keys.
  */
 public final class ShardedChannelTopic implements Topic {
 

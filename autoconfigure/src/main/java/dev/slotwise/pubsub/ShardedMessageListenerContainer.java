@@ -24,15 +24,18 @@ import org.springframework.util.Assert;
 import org.springframework.util.ErrorHandler;
 
 /**
- * Dispatches messages of {@link ShardedChannelTopic sharded channels} to {@link MessageListener}s, beside Spring Data
- * Redis's {@code RedisMessageListenerContainer} (which knows channels and patterns only) and in its manner: listeners
- * added and removed at any time, one subscription for all of them, started and stopped with the application context.
- * The subscription is made through a {@link ShardedPubSub}: each channel on the master owning its slot, made again
- * after a slot migration or a failover.
+ * Dispatches messages of {@link ShardedChannelTopic sharded channels} to
+ * {@link MessageListener}s, beside Spring Data Redis's
+ * {@code RedisMessageListenerContainer} (which knows channels and patterns only) and in
+ * its manner: listeners added and removed at any time, one subscription for all of them,
+ * started and stopped with the application context. The subscription is made through a
+ * {@link ShardedPubSub}: each channel on the master owning its slot, made again after a
+ * slot migration or a failover.
  * <p>
- * Listeners run on the task executor when one is set; otherwise on the thread that received the message (Lettuce's
- * event loop, or a Slotwise reader thread over Jedis), which suits short listeners and keeps the order of each
- * channel's messages. A listener's exception goes to the error handler (by default logged) and stops nothing.
+ * Listeners run on the task executor when one is set; otherwise on the thread that
+ * received the message (Lettuce's event loop, or a Slotwise reader thread over Jedis),
+ * which suits short listeners and keeps the order of each channel's messages. A
+ * listener's exception goes to the error handler (by default logged) and stops nothing.
  */
 public class ShardedMessageListenerContainer implements SmartLifecycle, DisposableBean {
 
@@ -65,7 +68,8 @@ public class ShardedMessageListenerContainer implements SmartLifecycle, Disposab
 
 	/**
 	 * Sets the executor listeners run on.
-	 * @param taskExecutor the executor, or {@code null} to run them on the receiving thread
+	 * @param taskExecutor the executor, or {@code null} to run them on the receiving
+	 * thread
 	 */
 	public void setTaskExecutor(@Nullable Executor taskExecutor) {
 		this.taskExecutor = taskExecutor;
@@ -81,7 +85,8 @@ public class ShardedMessageListenerContainer implements SmartLifecycle, Disposab
 	}
 
 	/**
-	 * Adds a listener of sharded channels; subscribes them at once when the container is running.
+	 * Adds a listener of sharded channels; subscribes them at once when the container is
+	 * running.
 	 * @param listener the listener
 	 * @param topics the channels
 	 */
@@ -111,8 +116,8 @@ public class ShardedMessageListenerContainer implements SmartLifecycle, Disposab
 	}
 
 	/**
-	 * Removes a listener from channels, or from all its channels when none are given; channels left without
-	 * listeners are unsubscribed.
+	 * Removes a listener from channels, or from all its channels when none are given;
+	 * channels left without listeners are unsubscribed.
 	 * @param listener the listener
 	 * @param topics the channels, or none for all
 	 */
@@ -178,7 +183,8 @@ public class ShardedMessageListenerContainer implements SmartLifecycle, Disposab
 	}
 
 	/**
-	 * Subscribes every channel that has a listener; returns once the masters confirmed them.
+	 * Subscribes every channel that has a listener; returns once the masters confirmed
+	 * them.
 	 */
 	@Override
 	public synchronized void start() {

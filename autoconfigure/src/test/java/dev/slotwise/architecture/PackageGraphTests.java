@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The shape of the main code, read from its sources: the package graph has no cycle (issue 27 found one of four
- * packages), no main class is over 600 lines and no package over 3,000 (the properties holder, one JavaBean per
- * property group, aside in both).
+ * The shape of the main code, read from its sources: the package graph has no cycle
+ * (issue 27 found one of four packages), no main class is over 600 lines and no package
+ * over 3,000 (the properties holder, one JavaBean per property group, aside in both).
  */
 class PackageGraphTests {
 
@@ -64,8 +64,8 @@ class PackageGraphTests {
 			}
 		}
 		assertThat(largeClasses).as("main classes over 600 lines").isEmpty();
-		assertThat(packageLines).as("lines per package").allSatisfy((pkg, lines) -> assertThat(lines).as(pkg)
-			.isLessThanOrEqualTo(3000));
+		assertThat(packageLines).as("lines per package")
+			.allSatisfy((pkg, lines) -> assertThat(lines).as(pkg).isLessThanOrEqualTo(3000));
 	}
 
 	/**

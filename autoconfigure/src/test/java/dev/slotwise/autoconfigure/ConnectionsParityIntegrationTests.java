@@ -19,14 +19,16 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The connections each node sees ({@code CLIENT LIST} by client name) for the same small workload, one cross-slot
- * {@code multiGet} and one {@code multiSet}, with Slotwise off and on, one after the other on the same cluster.
+ * The connections each node sees ({@code CLIENT LIST} by client name) for the same small
+ * workload, one cross-slot {@code multiGet} and one {@code multiSet}, with Slotwise off
+ * and on, one after the other on the same cluster.
  * <p>
- * Over Lettuce, Slotwise opens what its engine and the application use: the shared connection's node connections,
- * which plain Spring Boot opens too on the first cross-slot call; Lettuce's pool stays as empty as Spring Boot leaves
- * it. Over Jedis, Slotwise keeps {@code min-idle} (4) connections per node ready, replicas included only when the
- * multi-key engine reads from them, where plain Spring Boot opens one per concurrent key task: the counts are
- * printed and written in docs/differences.md.
+ * Over Lettuce, Slotwise opens what its engine and the application use: the shared
+ * connection's node connections, which plain Spring Boot opens too on the first
+ * cross-slot call; Lettuce's pool stays as empty as Spring Boot leaves it. Over Jedis,
+ * Slotwise keeps {@code min-idle} (4) connections per node ready, replicas included only
+ * when the multi-key engine reads from them, where plain Spring Boot opens one per
+ * concurrent key task: the counts are printed and written in docs/differences.md.
  */
 @WithRedisCluster
 class ConnectionsParityIntegrationTests {
@@ -48,8 +50,10 @@ class ConnectionsParityIntegrationTests {
 		long plainTotal = plain.values().stream().mapToLong(Long::longValue).sum();
 		long slotwiseTotal = slotwise.values().stream().mapToLong(Long::longValue).sum();
 		if ("lettuce".equals(client)) {
-			// The engine writes on the shared connection's node connections: one per master, as plain Boot's
-			// cross-slot call opens (plus the connection each side keeps for its topology and default node).
+			// The engine writes on the shared connection's node connections: one per
+			// master, as plain Boot's
+			// cross-slot call opens (plus the connection each side keeps for its topology
+			// and default node).
 			assertThat(slotwiseTotal).as("Slotwise's connections over Lettuce, plain Boot's: %d", plainTotal)
 				.isLessThanOrEqualTo(plainTotal + cluster.masters().size());
 			for (RedisNode replica : cluster.replicas()) {

@@ -19,15 +19,19 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every relative link of the README, {@code docs/} and the sample's README resolves: the file exists, and an anchor
- * names a heading of the file it points to (as GitHub derives anchors from headings). The README is the front page
- * and the reference lives in {@code docs/}; a section moved or renamed must not leave a dead link behind.
+ * Every relative link of the README, {@code docs/} and the sample's README resolves: the
+ * file exists, and an anchor names a heading of the file it points to (as GitHub derives
+ * anchors from headings). The README is the front page and the reference lives in
+ * {@code docs/}; a section moved or renamed must not leave a dead link behind.
  */
 class DocumentationLinksTests {
 
 	private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
-	/** {@code [text](target)} and {@code ![alt](target)}; the target ends at whitespace or ')'. */
+	/**
+	 * {@code [text](target)} and {@code ![alt](target)}; the target ends at whitespace or
+	 * ')'.
+	 */
 	private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
 
 	private static final Pattern HEADING = Pattern.compile("^#{1,6} (.+)$", Pattern.MULTILINE);
@@ -65,7 +69,10 @@ class DocumentationLinksTests {
 		return documents;
 	}
 
-	/** The text without fenced code blocks (and, optionally, inline code), where brackets are not links. */
+	/**
+	 * The text without fenced code blocks (and, optionally, inline code), where brackets
+	 * are not links.
+	 */
 	private static String prose(String markdown, boolean withoutInlineCode) {
 		StringBuilder prose = new StringBuilder();
 		boolean fenced = false;
@@ -102,12 +109,12 @@ class DocumentationLinksTests {
 		}
 	}
 
-	/** GitHub's anchor for a heading: lower case, punctuation dropped (inline code markers too), spaces to '-'. */
+	/**
+	 * GitHub's anchor for a heading: lower case, punctuation dropped (inline code markers
+	 * too), spaces to '-'.
+	 */
 	private static String slug(String heading) {
-		return heading.strip()
-			.toLowerCase(Locale.ROOT)
-			.replaceAll("[^\\p{L}\\p{N}\\s_-]", "")
-			.replace(' ', '-');
+		return heading.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}\\s_-]", "").replace(' ', '-');
 	}
 
 }

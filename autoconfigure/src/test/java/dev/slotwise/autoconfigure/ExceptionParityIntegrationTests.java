@@ -30,16 +30,19 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The same failure of a cross-slot call, with Slotwise off and on in the same test, both contexts open at once
- * against the same cluster: a server error reply ({@code OOM} on a full master), a stalled master ({@code CLIENT
- * PAUSE} beyond the command timeout) and a killed master. Slotwise throws the type Spring Data Redis translates the
- * client's own exception to, and names the nodes and slots ({@link MultiKeyFailure}).
+ * The same failure of a cross-slot call, with Slotwise off and on in the same test, both
+ * contexts open at once against the same cluster: a server error reply ({@code OOM} on a
+ * full master), a stalled master ({@code CLIENT
+ * PAUSE} beyond the command timeout) and a killed master. Slotwise throws the type Spring
+ * Data Redis translates the client's own exception to, and names the nodes and slots
+ * ({@link MultiKeyFailure}).
  * <p>
  * Where plain Spring Boot wraps per-node failures of a Jedis cross-slot read in a
- * {@link ClusterCommandExecutionFailureException}, the type compared is that of the wrapped, translated failure.
- * Plain Jedis reports a read timeout as a connection failure (Jedis's {@code JedisConnectionException}); Slotwise
- * reports it as {@link QueryTimeoutException}, as Spring Data Redis does for Lettuce: the one intended difference
- * (docs/differences.md).
+ * {@link ClusterCommandExecutionFailureException}, the type compared is that of the
+ * wrapped, translated failure. Plain Jedis reports a read timeout as a connection failure
+ * (Jedis's {@code JedisConnectionException}); Slotwise reports it as
+ * {@link QueryTimeoutException}, as Spring Data Redis does for Lettuce: the one intended
+ * difference (docs/differences.md).
  */
 @WithRedisCluster(dedicated = true)
 class ExceptionParityIntegrationTests {
@@ -105,7 +108,8 @@ class ExceptionParityIntegrationTests {
 			Failure[] timeout = both(plain, slotwise, (template) -> template.opsForValue().multiGet(keys));
 			sleepUntil(pausedAt, 2700);
 			table.put("stalled master (CLIENT PAUSE)", timeout[0] + " | " + timeout[1]);
-			assertThat(timeout[1].thrown()).isInstanceOf(QueryTimeoutException.class).isInstanceOf(MultiKeyFailure.class);
+			assertThat(timeout[1].thrown()).isInstanceOf(QueryTimeoutException.class)
+				.isInstanceOf(MultiKeyFailure.class);
 			if (!(timeout[0].thrown() instanceof NoAnswer)) {
 				assertThat(timeout[0].translated()).isInstanceOf(
 						"jedis".equals(client) ? RedisConnectionFailureException.class : QueryTimeoutException.class);
@@ -118,8 +122,10 @@ class ExceptionParityIntegrationTests {
 				table.put("killed master", killed[0] + " | " + killed[1]);
 				assertThat(killed[1].thrown()).isInstanceOf(MultiKeyFailure.class);
 				if ("jedis".equals(client)) {
-					// Plain Spring Boot wraps the refused connect in Jedis's "Could not get a resource from the
-					// pool", which Spring Data translates to InvalidDataAccessApiUsageException; Slotwise reports
+					// Plain Spring Boot wraps the refused connect in Jedis's "Could not
+					// get a resource from the
+					// pool", which Spring Data translates to
+					// InvalidDataAccessApiUsageException; Slotwise reports
 					// the connection failure itself.
 					assertThat(killed[1].thrown()).isInstanceOf(RedisConnectionFailureException.class);
 				}
@@ -135,8 +141,8 @@ class ExceptionParityIntegrationTests {
 	}
 
 	/**
-	 * Runs the same call on both templates at once (so both meet the failure in the same state) and returns how each
-	 * failed.
+	 * Runs the same call on both templates at once (so both meet the failure in the same
+	 * state) and returns how each failed.
 	 */
 	private static Failure[] both(StringRedisTemplate plain, StringRedisTemplate slotwise,
 			Function<StringRedisTemplate, Object> call) {
@@ -144,8 +150,10 @@ class ExceptionParityIntegrationTests {
 		CompletableFuture<Failure> on = CompletableFuture.supplyAsync(() -> failure(slotwise, call));
 		Failure slotwiseFailure = on.join();
 		try {
-			// Plain Spring Boot's Jedis cross-slot read may never return (key tasks wait forever for a connection of
-			// the stalled master's pool, max-wait -1): bounded here, and reported as such.
+			// Plain Spring Boot's Jedis cross-slot read may never return (key tasks wait
+			// forever for a connection of
+			// the stalled master's pool, max-wait -1): bounded here, and reported as
+			// such.
 			return new Failure[] { off.get(15, TimeUnit.SECONDS), slotwiseFailure };
 		}
 		catch (TimeoutException ex) {
@@ -179,7 +187,8 @@ class ExceptionParityIntegrationTests {
 	}
 
 	/**
-	 * Stands for a call that did not fail: it succeeded, or neither returned nor failed in time.
+	 * Stands for a call that did not fail: it succeeded, or neither returned nor failed
+	 * in time.
 	 */
 	static final class NoAnswer extends RuntimeException {
 
@@ -197,8 +206,9 @@ class ExceptionParityIntegrationTests {
 	record Failure(RuntimeException thrown) {
 
 		/**
-		 * Returns the translated failure: the thrown exception, or the first one Spring Data Redis's cluster executor
-		 * wrapped in a {@link ClusterCommandExecutionFailureException}.
+		 * Returns the translated failure: the thrown exception, or the first one Spring
+		 * Data Redis's cluster executor wrapped in a
+		 * {@link ClusterCommandExecutionFailureException}.
 		 */
 		RuntimeException translated() {
 			if (this.thrown instanceof ClusterCommandExecutionFailureException wrapper

@@ -34,20 +34,25 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every feature of Slotwise's cluster connections switched off alone, on both clients: the feature switched off
- * behaves as plain Spring Data Redis, and every other feature still works (issue 27: switching off the multi-key
- * commands used to switch off pipelining, key walks and cluster pub/sub with them). Each run also has Slotwise off
- * entirely ({@code slotwise.enabled=false}) as the baseline, in which no feature is active.
+ * Every feature of Slotwise's cluster connections switched off alone, on both clients:
+ * the feature switched off behaves as plain Spring Data Redis, and every other feature
+ * still works (issue 27: switching off the multi-key commands used to switch off
+ * pipelining, key walks and cluster pub/sub with them). Each run also has Slotwise off
+ * entirely ({@code slotwise.enabled=false}) as the baseline, in which no feature is
+ * active.
  * <p>
- * What each probe looks at: multi-key commands over Jedis, the commands the servers executed for a cross-slot
- * {@code multiGet} (one {@code GET} per key from Spring Data Redis, {@code MGET}s from the engine); over Lettuce both
- * send per-slot {@code MGET}s, so the probe reads which string commands the connection hands out. Pipelining over
- * Jedis: whether {@code executePipelined} runs and the servers executed its commands. Key walks: whether a scan
- * across the cluster returns every key (Spring Data Redis refuses it over Jedis) through Slotwise's cursor. Pub/sub:
- * on how many masters a keyspace-event pattern is subscribed ({@code PUBSUB NUMPAT}). Transactions: whether a
- * {@code MULTI}/{@code EXEC} on one slot runs (the master executed one {@code EXEC}) or Spring Data Redis refuses it.
- * The near cache (on in every variant but its own and {@code slotwise.enabled=false}): whether repeated reads of a
- * covered key reach the servers every time.
+ * What each probe looks at: multi-key commands over Jedis, the commands the servers
+ * executed for a cross-slot {@code multiGet} (one {@code GET} per key from Spring Data
+ * Redis, {@code MGET}s from the engine); over Lettuce both send per-slot {@code MGET}s,
+ * so the probe reads which string commands the connection hands out. Pipelining over
+ * Jedis: whether {@code executePipelined} runs and the servers executed its commands. Key
+ * walks: whether a scan across the cluster returns every key (Spring Data Redis refuses
+ * it over Jedis) through Slotwise's cursor. Pub/sub: on how many masters a keyspace-event
+ * pattern is subscribed ({@code PUBSUB NUMPAT}). Transactions: whether a
+ * {@code MULTI}/{@code EXEC} on one slot runs (the master executed one {@code EXEC}) or
+ * Spring Data Redis refuses it. The near cache (on in every variant but its own and
+ * {@code slotwise.enabled=false}): whether repeated reads of a covered key reach the
+ * servers every time.
  */
 @WithRedisCluster
 class FeatureMatrixIntegrationTests {
@@ -73,7 +78,8 @@ class FeatureMatrixIntegrationTests {
 	@ParameterizedTest(name = "{0}, off: {1}")
 	@MethodSource("variants")
 	void eachFeatureWorksWithAnyOtherSwitchedOff(String client, Feature off, RedisTestCluster cluster) {
-		// The near cache is off by default (it changes what a read may return): on here, on keys of its own, so that
+		// The near cache is off by default (it changes what a read may return): on here,
+		// on keys of its own, so that
 		// switching it off is a variant like the others.
 		List<String> properties = new ArrayList<>(List.of("spring.data.redis.client-type=" + client,
 				"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), "slotwise.near-cache.enabled=true",
@@ -92,7 +98,8 @@ class FeatureMatrixIntegrationTests {
 				expected.remove(off);
 			}
 			if (client.equals("lettuce")) {
-				// Over Lettuce, Spring Data Redis pipelines on a cluster itself: the probe finds it working either way.
+				// Over Lettuce, Spring Data Redis pipelines on a cluster itself: the
+				// probe finds it working either way.
 				expected.add(Feature.PIPELINE);
 			}
 			assertThat(activeFeatures(context, client, cluster)).as("features active with %s off", off)
@@ -132,8 +139,8 @@ class FeatureMatrixIntegrationTests {
 	}
 
 	/**
-	 * Whether repeated reads of a covered key stay in memory: once tracking is up (read for a while first), ten reads
-	 * reach the servers fewer than ten times.
+	 * Whether repeated reads of a covered key stay in memory: once tracking is up (read
+	 * for a while first), ten reads reach the servers fewer than ten times.
 	 */
 	private boolean nearCacheActive(StringRedisTemplate template, RedisTestCluster cluster) throws Exception {
 		template.opsForValue().set("near:probe", "v");
@@ -183,15 +190,17 @@ class FeatureMatrixIntegrationTests {
 		if (client.equals("jedis")) {
 			long gets = masterCalls(cluster, "get");
 			long mgets = masterCalls(cluster, "mget");
-			// Either the engine's per-slot MGETs or Spring Data Redis's GET per key, never a mix.
+			// Either the engine's per-slot MGETs or Spring Data Redis's GET per key,
+			// never a mix.
 			assertThat(gets == 0 && mgets > 0 || gets == KEYS && mgets == 0).as("GET %d, MGET %d", gets, mgets)
 				.isTrue();
 			return mgets > 0;
 		}
-		return Boolean.TRUE.equals(template.execute((RedisCallback<Boolean>) (connection) -> String
-			.valueOf(connection.stringCommands())
-			// Layers name the layer behind them: "Slotwise near cache Slotwise multi-key ...".
-			.contains("Slotwise multi-key")));
+		return Boolean.TRUE.equals(
+				template.execute((RedisCallback<Boolean>) (connection) -> String.valueOf(connection.stringCommands())
+					// Layers name the layer behind them: "Slotwise near cache Slotwise
+					// multi-key ...".
+					.contains("Slotwise multi-key")));
 	}
 
 	private boolean pipelineActive(StringRedisTemplate template, RedisTestCluster cluster) {
@@ -224,7 +233,8 @@ class FeatureMatrixIntegrationTests {
 					return cursor.getClass().getName();
 				}
 			});
-			// Over Lettuce, Spring Data Redis's cursor walks the nodes one after another; Slotwise's in parallel.
+			// Over Lettuce, Spring Data Redis's cursor walks the nodes one after another;
+			// Slotwise's in parallel.
 			return cursorType.startsWith("dev.slotwise.");
 		}
 		catch (RuntimeException ex) {

@@ -15,19 +15,19 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The start-up guard: on libraries older than Slotwise is built for (Spring Boot 4.0.x's), Slotwise backs off before
- * any of its classes loads and logs one WARN; Spring Boot's own Redis configuration stays. Older libraries are
- * simulated by hiding the classes that only the supported versions have; {@code .ci/compat --leg boot-4.0} runs an
- * application on Spring Boot 4.0.x's real jars.
+ * The start-up guard: on libraries older than Slotwise is built for (Spring Boot
+ * 4.0.x's), Slotwise backs off before any of its classes loads and logs one WARN; Spring
+ * Boot's own Redis configuration stays. Older libraries are simulated by hiding the
+ * classes that only the supported versions have; {@code .ci/compat --leg boot-4.0} runs
+ * an application on Spring Boot 4.0.x's real jars.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class OnSupportedLibrariesConditionTests {
 
 	private static final String WARNING = "Slotwise needs Spring Boot 4.1 or later";
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				SlotwiseHealthAutoConfiguration.class));
+	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(AutoConfigurations
+		.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class, SlotwiseHealthAutoConfiguration.class));
 
 	@Test
 	void slotwiseRunsOnTheLibrariesItIsBuiltFor(CapturedOutput output) {
@@ -40,17 +40,16 @@ class OnSupportedLibrariesConditionTests {
 	@Test
 	void backsOffWithOneWarningOnSpringDataRedis40(CapturedOutput output) {
 		this.runner
-			.withClassLoader(
-					new FilteredClassLoader("org.springframework.data.redis.connection.jedis.JedisClientBuilderCustomizer",
-							"org.springframework.data.redis.util.RedisClientLibraryInfo"))
+			.withClassLoader(new FilteredClassLoader(
+					"org.springframework.data.redis.connection.jedis.JedisClientBuilderCustomizer",
+					"org.springframework.data.redis.util.RedisClientLibraryInfo"))
 			.run((context) -> {
 				assertThat(context).hasNotFailed()
 					.doesNotHaveBean(SlotwiseProperties.class)
 					.doesNotHaveBean("redisHealthContributor");
 				assertThat(context.getBean(RedisConnectionFactory.class))
 					.isExactlyInstanceOf(LettuceConnectionFactory.class);
-				assertThat(output.getOut().lines().filter((line) -> line.contains(WARNING)))
-					.singleElement()
+				assertThat(output.getOut().lines().filter((line) -> line.contains(WARNING))).singleElement()
 					.asString()
 					.contains("WARN", "Spring Boot ", "Spring Data Redis ", "JedisClientBuilderCustomizer",
 							"RedisClientLibraryInfo", "plain Spring Data Redis");

@@ -18,16 +18,20 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Whatever pool settings plain Spring Boot starts with, Slotwise starts with too: every combination of
- * {@code spring.data.redis.<client>.pool.*} values below runs with {@code slotwise.enabled=false} and with Slotwise,
- * against the real cluster (the factories connect during start-up), and both start or both fail. Where both start
- * and the pool can hand out a connection at all, a cross-slot {@code multiGet} answers the same on both.
+ * Whatever pool settings plain Spring Boot starts with, Slotwise starts with too: every
+ * combination of {@code spring.data.redis.<client>.pool.*} values below runs with
+ * {@code slotwise.enabled=false} and with Slotwise, against the real cluster (the
+ * factories connect during start-up), and both start or both fail. Where both start and
+ * the pool can hand out a connection at all, a cross-slot {@code multiGet} answers the
+ * same on both.
  * <p>
- * The values cover what Spring Boot and commons-pool accept: unset, negative (unlimited), zero, below and above
- * Slotwise's {@code min-idle} default of 4, in two groups: {@code max-active}, {@code max-idle} and {@code min-idle}
- * (the settings that interact), and {@code enabled}, {@code max-wait} and {@code time-between-eviction-runs}. Here,
- * on the cluster, a dozen combinations covering each kind of edge; {@link PoolStartupParityTests} starts the full
- * product of the first group and every pair of the second without Redis.
+ * The values cover what Spring Boot and commons-pool accept: unset, negative (unlimited),
+ * zero, below and above Slotwise's {@code min-idle} default of 4, in two groups:
+ * {@code max-active}, {@code max-idle} and {@code min-idle} (the settings that interact),
+ * and {@code enabled}, {@code max-wait} and {@code time-between-eviction-runs}. Here, on
+ * the cluster, a dozen combinations covering each kind of edge;
+ * {@link PoolStartupParityTests} starts the full product of the first group and every
+ * pair of the second without Redis.
  */
 @WithRedisCluster
 class PoolStartupParityIntegrationTests {
@@ -56,7 +60,8 @@ class PoolStartupParityIntegrationTests {
 	}
 
 	/**
-	 * Starts each combination with Slotwise off and on and asserts both start (and answer alike) or both fail.
+	 * Starts each combination with Slotwise off and on and asserts both start (and answer
+	 * alike) or both fail.
 	 * @param client the client
 	 * @param runner the runner
 	 * @param combinations the pool property values
@@ -71,7 +76,8 @@ class PoolStartupParityIntegrationTests {
 				.stream()
 				.map((entry) -> "spring.data.redis." + client + ".pool." + entry.getKey() + "=" + entry.getValue())
 				.toArray(String[]::new);
-			// A pool of at most 0 connections serves no command, with or without Slotwise.
+			// A pool of at most 0 connections serves no command, with or without
+			// Slotwise.
 			boolean usable = call && !"0".equals(pool.get("max-active"));
 			Outcome plain = outcome(runner.withPropertyValues("slotwise.enabled=false").withPropertyValues(properties),
 					usable);
@@ -83,8 +89,9 @@ class PoolStartupParityIntegrationTests {
 				started++;
 			}
 		}
-		System.out.printf("pool start-up matrix (%s%s): %d combinations, %d started with plain Spring Boot, %d mismatches%n", client,
-				call ? ", cluster" : ", no Redis", combinations.size(), started, mismatches.size());
+		System.out.printf(
+				"pool start-up matrix (%s%s): %d combinations, %d started with plain Spring Boot, %d mismatches%n",
+				client, call ? ", cluster" : ", no Redis", combinations.size(), started, mismatches.size());
 		assertThat(mismatches).isEmpty();
 		assertThat(started).as("combinations plain Spring Boot starts with").isEqualTo(combinations.size());
 	}
@@ -108,8 +115,8 @@ class PoolStartupParityIntegrationTests {
 	}
 
 	/**
-	 * The combinations started on the cluster: the issue's examples and each kind of edge (unlimited, zero, minimum
-	 * above a maximum, pooling off, waits and evictor off).
+	 * The combinations started on the cluster: the issue's examples and each kind of edge
+	 * (unlimited, zero, minimum above a maximum, pooling off, waits and evictor off).
 	 */
 	static List<Map<String, String>> clusterCombinations() {
 		return List.of(pool("max-idle", "2"), pool("max-active", "2"), pool("max-active", "2", "max-idle", "1"),
@@ -120,7 +127,8 @@ class PoolStartupParityIntegrationTests {
 	}
 
 	/**
-	 * The full product of the first group, and every pair of values of the second (a Latin square).
+	 * The full product of the first group, and every pair of values of the second (a
+	 * Latin square).
 	 */
 	static List<Map<String, String>> allCombinations() {
 		List<Map<String, String>> all = new ArrayList<>();
@@ -151,7 +159,8 @@ class PoolStartupParityIntegrationTests {
 	}
 
 	/**
-	 * How a start ended: started (and what a cross-slot multiGet answered), or the failure's type.
+	 * How a start ended: started (and what a cross-slot multiGet answered), or the
+	 * failure's type.
 	 */
 	private record Outcome(boolean started, String detail) {
 

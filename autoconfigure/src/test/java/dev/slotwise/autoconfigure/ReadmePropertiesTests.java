@@ -18,9 +18,10 @@ import org.springframework.boot.json.JsonParserFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The documented properties table ({@code docs/properties.md}, linked from the README) matches the configuration
- * metadata the build generates, name for name and default for default; the pool defaults in {@code docs/pools.md} are
- * the ones Slotwise applies; and the changelog ({@code docs/changelog.md}) names every property the metadata marks as
+ * The documented properties table ({@code docs/properties.md}, linked from the README)
+ * matches the configuration metadata the build generates, name for name and default for
+ * default; the pool defaults in {@code docs/pools.md} are the ones Slotwise applies; and
+ * the changelog ({@code docs/changelog.md}) names every property the metadata marks as
  * removed.
  */
 class ReadmePropertiesTests {
@@ -36,7 +37,8 @@ class ReadmePropertiesTests {
 		for (Map<String, Object> property : metadataProperties()) {
 			if (!property.containsKey("deprecation")) {
 				Object defaultValue = property.get("defaultValue");
-				// Computed defaults (e.g. per processor) have none in the metadata: the table describes them.
+				// Computed defaults (e.g. per processor) have none in the metadata: the
+				// table describes them.
 				generated.put((String) property.get("name"),
 						(defaultValue != null) ? "`" + format(defaultValue) + "`" : null);
 			}

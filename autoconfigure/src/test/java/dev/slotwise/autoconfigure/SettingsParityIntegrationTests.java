@@ -31,12 +31,14 @@ import org.springframework.util.ReflectionUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every setting Spring Boot applies to its connection factory reaches Slotwise's: the same application, over a wide
- * set of properties and customizers, starts with Slotwise off and on, and the effective configuration read back
- * (the factory's client configuration, cluster configuration and, over Lettuce, the native client's options and seed
- * URIs) is compared field by field, reflectively and recursively. A setting a future Spring Boot adds lands in one of
- * these objects: if Slotwise fails to carry it, a field differs and this test fails. Fields where Slotwise differs on
- * purpose are listed in {@link #INTENDED} with the reason, and in docs/differences.md.
+ * Every setting Spring Boot applies to its connection factory reaches Slotwise's: the
+ * same application, over a wide set of properties and customizers, starts with Slotwise
+ * off and on, and the effective configuration read back (the factory's client
+ * configuration, cluster configuration and, over Lettuce, the native client's options and
+ * seed URIs) is compared field by field, reflectively and recursively. A setting a future
+ * Spring Boot adds lands in one of these objects: if Slotwise fails to carry it, a field
+ * differs and this test fails. Fields where Slotwise differs on purpose are listed in
+ * {@link #INTENDED} with the reason, and in docs/differences.md.
  */
 @WithRedisCluster
 class SettingsParityIntegrationTests {
@@ -52,19 +54,20 @@ class SettingsParityIntegrationTests {
 
 	@Test
 	void lettuceSettingsReachSlotwisesFactoryAndClient(RedisTestCluster cluster) {
-		ApplicationContextRunner runner = base(cluster, "lettuce").withPropertyValues(
-				"spring.data.redis.lettuce.read-from=replicaPreferred", "spring.data.redis.lettuce.shutdown-timeout=250ms",
-				"spring.data.redis.lettuce.cluster.refresh.period=30s",
-				"spring.data.redis.lettuce.cluster.refresh.adaptive=true",
-				"spring.data.redis.lettuce.cluster.refresh.dynamic-refresh-sources=true")
+		ApplicationContextRunner runner = base(cluster, "lettuce")
+			.withPropertyValues("spring.data.redis.lettuce.read-from=replicaPreferred",
+					"spring.data.redis.lettuce.shutdown-timeout=250ms",
+					"spring.data.redis.lettuce.cluster.refresh.period=30s",
+					"spring.data.redis.lettuce.cluster.refresh.adaptive=true",
+					"spring.data.redis.lettuce.cluster.refresh.dynamic-refresh-sources=true")
 			.withBean("parityLettuceCustomizer", LettuceClientConfigurationBuilderCustomizer.class,
 					() -> (builder) -> builder.clientName("parity-customized"))
 			.withBean("parityOptionsCustomizer", LettuceClientOptionsBuilderCustomizer.class,
 					() -> (builder) -> builder.pingBeforeActivateConnection(true).autoReconnect(true));
 		Map<String, String> plain = new TreeMap<>();
 		Map<String, String> slotwise = new TreeMap<>();
-		runner.withPropertyValues("slotwise.enabled=false").run((context) -> snapshot(
-				context.getBean(LettuceConnectionFactory.class), plain));
+		runner.withPropertyValues("slotwise.enabled=false")
+			.run((context) -> snapshot(context.getBean(LettuceConnectionFactory.class), plain));
 		runner.run((context) -> snapshot(context.getBean(LettuceConnectionFactory.class), slotwise));
 		assertSameExceptIntended("lettuce", plain, slotwise);
 	}
@@ -99,8 +102,7 @@ class SettingsParityIntegrationTests {
 		flatten("factory.validateConnection", factory.getValidateConnection(), into, new IdentityHashMap<>(), 0);
 		flatten("factory.eagerInitialization", factory.getEagerInitialization(), into, new IdentityHashMap<>(), 0);
 		RedisClusterClient client = (RedisClusterClient) factory.getNativeClient();
-		flatten("nativeClient.clusterClientOptions", field(client, "clientOptions"), into, new IdentityHashMap<>(),
-				0);
+		flatten("nativeClient.clusterClientOptions", field(client, "clientOptions"), into, new IdentityHashMap<>(), 0);
 		flatten("nativeClient.initialUris", field(client, "initialUris"), into, new IdentityHashMap<>(), 0);
 	}
 
@@ -139,13 +141,15 @@ class SettingsParityIntegrationTests {
 	}
 
 	/**
-	 * Records what every public getter of the client configuration's Spring Data interfaces returns: the contract a
-	 * factory reads, whatever class implements it (Slotwise's Jedis configuration wraps Spring Data's). A getter a
-	 * future Spring Data adds is compared too.
+	 * Records what every public getter of the client configuration's Spring Data
+	 * interfaces returns: the contract a factory reads, whatever class implements it
+	 * (Slotwise's Jedis configuration wraps Spring Data's). A getter a future Spring Data
+	 * adds is compared too.
 	 */
 	private static void getters(String path, Object configuration, Map<String, String> into) {
 		Set<java.lang.reflect.Method> methods = new java.util.LinkedHashSet<>();
-		for (Class<?> type : org.springframework.util.ClassUtils.getAllInterfacesForClassAsSet(configuration.getClass())) {
+		for (Class<?> type : org.springframework.util.ClassUtils
+			.getAllInterfacesForClassAsSet(configuration.getClass())) {
 			if (type.getName().startsWith("org.springframework.data.redis.")) {
 				for (java.lang.reflect.Method method : type.getMethods()) {
 					if (method.getParameterCount() == 0 && !Modifier.isStatic(method.getModifiers())
@@ -175,9 +179,9 @@ class SettingsParityIntegrationTests {
 	}
 
 	/**
-	 * Records every leaf value under a path: simple values as their string, objects field by field (all fields,
-	 * superclasses included), collections and arrays element by element, lambdas and other synthetic or JDK-internal
-	 * objects by their type only.
+	 * Records every leaf value under a path: simple values as their string, objects field
+	 * by field (all fields, superclasses included), collections and arrays element by
+	 * element, lambdas and other synthetic or JDK-internal objects by their type only.
 	 */
 	private static void flatten(String path, Object value, Map<String, String> into, Map<Object, Boolean> seen,
 			int depth) {
@@ -210,7 +214,8 @@ class SettingsParityIntegrationTests {
 				flatten("", element, one, seen, depth + 1);
 				elements.add(one.toString());
 			}
-			// Unordered collections (sets of nodes) compare as sorted element descriptions.
+			// Unordered collections (sets of nodes) compare as sorted element
+			// descriptions.
 			if (!(value instanceof List<?>)) {
 				elements.sort(null);
 			}
@@ -230,7 +235,8 @@ class SettingsParityIntegrationTests {
 				|| type.getName().startsWith("jdk.") || type.getName().startsWith("sun.")
 				|| type.getName().startsWith("io.netty.") || type.getName().startsWith("reactor.")
 				|| io.lettuce.core.resource.ClientResources.class.isAssignableFrom(type)) {
-			// Client resources are runtime state (event loops open once used): compared by type.
+			// Client resources are runtime state (event loops open once used): compared
+			// by type.
 			into.put(path, "<" + typeName(type) + ">");
 			return;
 		}
@@ -253,13 +259,14 @@ class SettingsParityIntegrationTests {
 
 	private static boolean isSimple(Class<?> type) {
 		return type.isPrimitive() || type.isEnum() || Number.class.isAssignableFrom(type) || type == String.class
-				|| type == Boolean.class || type == Character.class || type == Duration.class
-				|| type == Class.class || java.time.temporal.Temporal.class.isAssignableFrom(type)
+				|| type == Boolean.class || type == Character.class || type == Duration.class || type == Class.class
+				|| java.time.temporal.Temporal.class.isAssignableFrom(type)
 				|| type.getName().startsWith("java.util.concurrent.atomic.");
 	}
 
 	private static String typeName(Class<?> type) {
-		// Lambdas get a new name per class loading; only what they are, not which, can be compared.
+		// Lambdas get a new name per class loading; only what they are, not which, can be
+		// compared.
 		String name = type.getName();
 		int lambda = name.indexOf("$$Lambda");
 		return (lambda >= 0) ? name.substring(0, lambda) + "$$Lambda" : name;

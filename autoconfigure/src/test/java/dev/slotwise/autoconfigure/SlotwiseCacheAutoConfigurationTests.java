@@ -24,10 +24,11 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which cache writer Spring Boot's Redis cache manager gets with Slotwise: Slotwise's cluster cache clear on a
- * cluster by default, the application's own writer or cache manager when it has one, Spring Boot's default with
- * Slotwise off or without a cluster. No Redis is contacted (nothing is read or written; the factories point at a
- * closed port).
+ * Which cache writer Spring Boot's Redis cache manager gets with Slotwise: Slotwise's
+ * cluster cache clear on a cluster by default, the application's own writer or cache
+ * manager when it has one, Spring Boot's default with Slotwise off or without a cluster.
+ * No Redis is contacted (nothing is read or written; the factories point at a closed
+ * port).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SlotwiseCacheAutoConfigurationTests {
@@ -36,11 +37,12 @@ class SlotwiseCacheAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class,
 				CacheAutoConfiguration.class, SlotwiseCacheAutoConfiguration.class))
 		.withUserConfiguration(Caching.class)
-		.withPropertyValues("spring.cache.type=redis", "spring.cache.cache-names=things", "slotwise.pool.prewarm=false");
+		.withPropertyValues("spring.cache.type=redis", "spring.cache.cache-names=things",
+				"slotwise.pool.prewarm=false");
 
 	/**
-	 * Over Lettuce, which connects on first use (Jedis reads the slots at start-up: its cluster cases run in
-	 * {@code CacheClearIntegrationTests}).
+	 * Over Lettuce, which connects on first use (Jedis reads the slots at start-up: its
+	 * cluster cases run in {@code CacheClearIntegrationTests}).
 	 */
 	private final ApplicationContextRunner clusterRunner = this.runner
 		.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:1", "spring.data.redis.client-type=lettuce");

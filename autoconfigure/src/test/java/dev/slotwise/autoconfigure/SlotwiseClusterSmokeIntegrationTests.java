@@ -15,8 +15,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Slotwise's factories stand in for Spring Boot's in cluster mode and serve the application's template on both
- * clients.
+ * Slotwise's factories stand in for Spring Boot's in cluster mode and serve the
+ * application's template on both clients.
  */
 @WithRedisCluster
 class SlotwiseClusterSmokeIntegrationTests {
@@ -30,7 +30,8 @@ class SlotwiseClusterSmokeIntegrationTests {
 			.withPropertyValues("spring.data.redis.client-type=jedis",
 					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty())
 			.run((context) -> {
-				assertThat(context.getBean(RedisConnectionFactory.class)).isInstanceOf(SlotwiseJedisConnectionFactory.class);
+				assertThat(context.getBean(RedisConnectionFactory.class))
+					.isInstanceOf(SlotwiseJedisConnectionFactory.class);
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				template.opsForValue().set("smoke", "jedis");
 				assertThat(template.opsForValue().get("smoke")).isEqualTo("jedis");

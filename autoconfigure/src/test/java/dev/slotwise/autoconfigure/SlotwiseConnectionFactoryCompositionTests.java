@@ -11,9 +11,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A customizer of the application that claims a connection-factory hook Slotwise already fills fails start-up
- * naming both contributors, instead of one silently replacing the other. The failure comes while Spring Boot's
- * factory is replaced, before it connects: no Redis is contacted (nothing listens on the configured port).
+ * A customizer of the application that claims a connection-factory hook Slotwise already
+ * fills fails start-up naming both contributors, instead of one silently replacing the
+ * other. The failure comes while Spring Boot's factory is replaced, before it connects:
+ * no Redis is contacted (nothing listens on the configured port).
  */
 class SlotwiseConnectionFactoryCompositionTests {
 

@@ -21,9 +21,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every fast path that relies on a library internal is active against the libraries on the class path, and Slotwise
- * says so in three places: one start-up log line per connection factory, the {@code redis} health details and the
- * Actuator {@code info} contribution. A library upgrade that switches one off fails here.
+ * Every fast path that relies on a library internal is active against the libraries on
+ * the class path, and Slotwise says so in three places: one start-up log line per
+ * connection factory, the {@code redis} health details and the Actuator {@code info}
+ * contribution. A library upgrade that switches one off fails here.
  */
 @WithRedisCluster
 @ExtendWith(OutputCaptureExtension.class)
@@ -42,8 +43,8 @@ class SlotwiseFastPathsIntegrationTests {
 				assertThat(context).hasNotFailed();
 				assertReported(context, output,
 						Map.of("spring-boot-factory-replacement", "active", "jedis-slot-cache", "active",
-								"spring-data-jedis-topology-type", "active", "spring-data-jedis-pipeline-replay", "active",
-								"jedis-retry-settings", "active", "jedis-renewal-pacing", "active"),
+								"spring-data-jedis-topology-type", "active", "spring-data-jedis-pipeline-replay",
+								"active", "jedis-retry-settings", "active", "jedis-renewal-pacing", "active"),
 						"Slotwise fast paths of 'redisConnectionFactory': active spring-boot-factory-replacement, "
 								+ "jedis-slot-cache, spring-data-jedis-topology-type, spring-data-jedis-pipeline-replay, "
 								+ "jedis-retry-settings, jedis-renewal-pacing");
@@ -58,8 +59,8 @@ class SlotwiseFastPathsIntegrationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertReported(context, output,
-						Map.of("spring-boot-factory-replacement", "active", "lettuce-cancelled-stay-unwritten", "active",
-								"lettuce-batch-write", "active", "lettuce-batch-write-listeners", "active",
+						Map.of("spring-boot-factory-replacement", "active", "lettuce-cancelled-stay-unwritten",
+								"active", "lettuce-batch-write", "active", "lettuce-batch-write-listeners", "active",
 								"lettuce-read-from-order", "active", "lettuce-event-endpoint-id", "active",
 								"lettuce-scan-args", "active", "lettuce-reactive-routing", "active"),
 						"Slotwise fast paths of 'redisConnectionFactory': active spring-boot-factory-replacement, "

@@ -21,7 +21,8 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Wiring of the multi-key engine: beans, back-off and property validation. No Redis is contacted.
+ * Wiring of the multi-key engine: beans, back-off and property validation. No Redis is
+ * contacted.
  */
 class SlotwiseMultiKeyConfigurationTests {
 
@@ -67,7 +68,8 @@ class SlotwiseMultiKeyConfigurationTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "jedis", "lettuce" })
 	void noExecutorNorThreadUnlessAJedisClusterFactoryUsesIt(String client) {
-		// Standalone (no cluster): Slotwise's factory replacement, the executor's only user, does not apply.
+		// Standalone (no cluster): Slotwise's factory replacement, the executor's only
+		// user, does not apply.
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class,
 					org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration.class))

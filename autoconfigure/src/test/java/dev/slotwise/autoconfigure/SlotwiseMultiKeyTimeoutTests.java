@@ -11,8 +11,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The multi-key engine's timeout never exceeds the application's command timeout ({@code spring.data.redis.timeout})
- * when one is set. No Redis is contacted.
+ * The multi-key engine's timeout never exceeds the application's command timeout
+ * ({@code spring.data.redis.timeout}) when one is set. No Redis is contacted.
  */
 class SlotwiseMultiKeyTimeoutTests {
 

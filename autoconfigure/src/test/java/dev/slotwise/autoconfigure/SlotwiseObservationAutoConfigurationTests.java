@@ -12,7 +12,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Slotwise's observations exist exactly when there is an {@link ObservationRegistry} and nobody turned them off.
+ * Slotwise's observations exist exactly when there is an {@link ObservationRegistry} and
+ * nobody turned them off.
  */
 class SlotwiseObservationAutoConfigurationTests {
 

@@ -17,8 +17,9 @@ import org.springframework.data.redis.connection.lettuce.LettucePoolingClientCon
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The pool advisor is one bean per client, applied the same way to the pool of the connection factory Spring Boot
- * creates. Standalone factories that connect lazily, to a port where nothing listens: no Redis is contacted.
+ * The pool advisor is one bean per client, applied the same way to the pool of the
+ * connection factory Spring Boot creates. Standalone factories that connect lazily, to a
+ * port where nothing listens: no Redis is contacted.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SlotwisePoolAdvisorTests {
@@ -55,8 +56,9 @@ class SlotwisePoolAdvisorTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "slotwise.pool.advisor=false", "slotwise.pool.enabled=false" })
 	void canBeTurnedOff(String property, CapturedOutput output) {
-		this.runner.withPropertyValues("spring.data.redis.client-type=lettuce", property,
-				"spring.data.redis.lettuce.pool.min-idle=0")
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=lettuce", property,
+					"spring.data.redis.lettuce.pool.min-idle=0")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(context).doesNotHaveBean("slotwiseLettucePoolAdvisor");
@@ -66,9 +68,11 @@ class SlotwisePoolAdvisorTests {
 
 	@Test
 	void anEmptyLettucePoolIsNoAdvice(CapturedOutput output) {
-		// Over Lettuce every command but blocking ones and transactions shares one connection per node.
-		this.runner.withPropertyValues("spring.data.redis.client-type=lettuce", "spring.data.redis.lettuce.pool.min-idle=0",
-				"spring.data.redis.lettuce.pool.max-wait=-1ms")
+		// Over Lettuce every command but blocking ones and transactions shares one
+		// connection per node.
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=lettuce", "spring.data.redis.lettuce.pool.min-idle=0",
+					"spring.data.redis.lettuce.pool.max-wait=-1ms")
 			.run((context) -> assertThat(output).doesNotContain("min-idle=0 keeps no connection open")
 				.containsOnlyOnce("spring.data.redis.lettuce.pool.max-wait=PT-0.001S lets a caller wait"));
 	}

@@ -36,9 +36,10 @@ import org.springframework.data.redis.connection.lettuce.LettucePoolingClientCon
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How {@link SlotwiseAutoConfiguration} configures connection pools: defaults, binding, precedence of the
- * application's own settings, back-off and validation. The factories connect while the context starts, so these
- * run against the real test cluster; pool settings are read from the pools the client really created.
+ * How {@link SlotwiseAutoConfiguration} configures connection pools: defaults, binding,
+ * precedence of the application's own settings, back-off and validation. The factories
+ * connect while the context starts, so these run against the real test cluster; pool
+ * settings are read from the pools the client really created.
  */
 @WithRedisCluster
 @ExtendWith(OutputCaptureExtension.class)
@@ -49,8 +50,7 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 	@BeforeEach
 	void prepare(RedisTestCluster cluster) {
 		this.runner = new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.client-type=jedis",
 					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty());
 	}
@@ -69,7 +69,8 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 				assertThat(pool.getTestWhileIdle()).isTrue();
 				assertThat(pool.getDurationBetweenEvictionRuns()).isEqualTo(Duration.ofSeconds(30));
 				assertThat(pool.getSoftMinEvictableIdleDuration()).isEqualTo(Duration.ofMinutes(1));
-				// Spring Data Redis's own copy of the pool settings drops JMX; a JMX name proves ours arrived whole.
+				// Spring Data Redis's own copy of the pool settings drops JMX; a JMX name
+				// proves ours arrived whole.
 				assertThat(pool.getJmxName()).isNotNull();
 				assertThat(pool.getJmxName().toString()).contains("slotwise-redis-pool");
 			});
@@ -79,10 +80,11 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 	@Test
 	void everyPoolPropertyBinds() {
 		this.runner
-			.withPropertyValues("spring.data.redis.jedis.pool.max-active=21", "spring.data.redis.jedis.pool.max-idle=11",
-					"spring.data.redis.jedis.pool.min-idle=3", "spring.data.redis.jedis.pool.max-wait=750ms",
-					"slotwise.pool.test-on-borrow=true", "slotwise.pool.test-on-return=true",
-					"slotwise.pool.test-while-idle=false", "spring.data.redis.jedis.pool.time-between-eviction-runs=7s",
+			.withPropertyValues("spring.data.redis.jedis.pool.max-active=21",
+					"spring.data.redis.jedis.pool.max-idle=11", "spring.data.redis.jedis.pool.min-idle=3",
+					"spring.data.redis.jedis.pool.max-wait=750ms", "slotwise.pool.test-on-borrow=true",
+					"slotwise.pool.test-on-return=true", "slotwise.pool.test-while-idle=false",
+					"spring.data.redis.jedis.pool.time-between-eviction-runs=7s",
 					"slotwise.pool.soft-min-evictable-idle-time=9s", "slotwise.pool.jmx-enabled=false",
 					"slotwise.pool.prewarm=false", "slotwise.pool.advisor=false")
 			.run((context) -> {
@@ -107,8 +109,9 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 	@Test
 	void springDataRedisPoolPropertiesWinOverSlotwiseDefaults(RedisTestCluster cluster) {
 		this.runner
-			.withPropertyValues("spring.data.redis.jedis.pool.max-active=13", "spring.data.redis.jedis.pool.max-idle=12",
-					"spring.data.redis.jedis.pool.min-idle=2", "spring.data.redis.jedis.pool.max-wait=300ms",
+			.withPropertyValues("spring.data.redis.jedis.pool.max-active=13",
+					"spring.data.redis.jedis.pool.max-idle=12", "spring.data.redis.jedis.pool.min-idle=2",
+					"spring.data.redis.jedis.pool.max-wait=300ms",
 					"spring.data.redis.jedis.pool.time-between-eviction-runs=5s")
 			.run((context) -> {
 				assertThat(nodePools(context)).allSatisfy((pool) -> {
@@ -131,12 +134,13 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 		JedisConnectionFactory userFactory = new JedisConnectionFactory(
 				new RedisClusterConfiguration(Arrays.asList(cluster.nodesProperty().split(","))),
 				JedisClientConfiguration.builder().usePooling().poolConfig(userPool).build());
-		this.runner.withBean("userConnectionFactory", JedisConnectionFactory.class, () -> userFactory).run((context) -> {
-			RedisConnectionFactory factory = context.getBean(RedisConnectionFactory.class);
-			assertThat(factory).isSameAs(userFactory);
-			assertThat(factory.getClass()).isEqualTo(JedisConnectionFactory.class);
-			assertThat(((JedisConnectionFactory) factory).getPoolConfig().getMaxTotal()).isEqualTo(5);
-		});
+		this.runner.withBean("userConnectionFactory", JedisConnectionFactory.class, () -> userFactory)
+			.run((context) -> {
+				RedisConnectionFactory factory = context.getBean(RedisConnectionFactory.class);
+				assertThat(factory).isSameAs(userFactory);
+				assertThat(factory.getClass()).isEqualTo(JedisConnectionFactory.class);
+				assertThat(((JedisConnectionFactory) factory).getPoolConfig().getMaxTotal()).isEqualTo(5);
+			});
 	}
 
 	@Test
@@ -170,8 +174,9 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 			assertThat(nodePools(context)).allSatisfy((pool) -> assertThat(pool.getMaxTotal()).isEqualTo(3));
 			assertMinIdleOnMastersOnly(context, cluster, 3);
 		});
-		assertThat(output).containsOnlyOnce("spring.data.redis.jedis.pool.min-idle (4) yields to "
-				+ "spring.data.redis.jedis.pool.max-idle=2")
+		assertThat(output)
+			.containsOnlyOnce(
+					"spring.data.redis.jedis.pool.min-idle (4) yields to " + "spring.data.redis.jedis.pool.max-idle=2")
 			.containsOnlyOnce("yields to spring.data.redis.jedis.pool.max-active=3")
 			.doesNotContain("WARN");
 	}
@@ -219,7 +224,8 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 			GenericObjectPoolConfig<StatefulConnection<?, ?>> pool = ((LettucePoolingClientConfiguration) factory
 				.getClientConfiguration()).getPoolConfig();
 			assertThat(pool.getMaxTotal()).isEqualTo(ClientPoolProperties.defaultMaxActive());
-			// Spring Boot's own: the pool serves dedicated connections only, which nobody borrows by default.
+			// Spring Boot's own: the pool serves dedicated connections only, which nobody
+			// borrows by default.
 			assertThat(pool.getMinIdle()).isZero();
 			assertThat(pool.getMaxWaitDuration()).isEqualTo(Duration.ofSeconds(2));
 			assertThat(pool.getTestWhileIdle()).isTrue();
@@ -242,8 +248,8 @@ class SlotwisePoolAutoConfigurationIntegrationTests {
 	}
 
 	/**
-	 * Min-idle is kept only where requests go, the masters; replicas' pools open connections only on demand
-	 * (JedisServingPoolsIntegrationTests).
+	 * Min-idle is kept only where requests go, the masters; replicas' pools open
+	 * connections only on demand (JedisServingPoolsIntegrationTests).
 	 */
 	private static void assertMinIdleOnMastersOnly(AssertableApplicationContext context, RedisTestCluster cluster,
 			int minIdle) {

@@ -20,9 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
- * Every invalid value of {@code slotwise.*} fails start-up the same way: a {@link BindValidationException} naming
- * the property. Spring Boot's own pool properties are not Slotwise's to reject: whatever Spring Boot starts with
- * starts (see {@code PoolStartupMatrixIntegrationTests}). No Redis is contacted.
+ * Every invalid value of {@code slotwise.*} fails start-up the same way: a
+ * {@link BindValidationException} naming the property. Spring Boot's own pool properties
+ * are not Slotwise's to reject: whatever Spring Boot starts with starts (see
+ * {@code PoolStartupMatrixIntegrationTests}). No Redis is contacted.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SlotwisePropertiesValidationTests {
@@ -36,22 +37,23 @@ class SlotwisePropertiesValidationTests {
 	}
 
 	@ParameterizedTest(name = "{0}")
-	@CsvSource(delimiter = '|', textBlock = """
-			slotwise.pool.soft-min-evictable-idle-time=-1s       | slotwise.pool.soft-min-evictable-idle-time   | must not be negative
-			slotwise.topology.cache-ttl=-1s                       | slotwise.topology.cache-ttl                  | must not be negative
-			slotwise.topology.initial-timeout=0s                  | slotwise.topology.initial-timeout            | must be positive
-			slotwise.topology.refresh-sources=0                   | slotwise.topology.refresh-sources            | must be at least 1
-			slotwise.topology.periodic-refresh=-1s                | slotwise.topology.periodic-refresh           | must not be negative
-			slotwise.multikey.max-keys-per-command=0              | slotwise.multikey.max-keys-per-command       | must be at least 1
-			slotwise.multikey.max-commands-per-pipeline=0         | slotwise.multikey.max-commands-per-pipeline  | must be at least 1
-			slotwise.multikey.timeout=0s                          | slotwise.multikey.timeout                    | must be positive
-			slotwise.multikey.max-redirects=-1                    | slotwise.multikey.max-redirects              | must not be negative
-			slotwise.multikey.jedis-executor.threads=0            | slotwise.multikey.jedis-executor.threads     | must be at least 1
-			slotwise.multikey.jedis-executor.queue-capacity=0     | slotwise.multikey.jedis-executor.queue-capacity | must be at least 1
-			slotwise.multikey.jedis-executor.thread-name-prefix=  | slotwise.multikey.jedis-executor.thread-name-prefix | must not be empty
-			slotwise.multikey.jedis-executor.await-termination=-1s | slotwise.multikey.jedis-executor.await-termination | must not be negative
-			slotwise.multikey.jedis-executor.inline-batch-size=-1B | slotwise.multikey.jedis-executor.inline-batch-size | must be 0B or more
-			""")
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					slotwise.pool.soft-min-evictable-idle-time=-1s       | slotwise.pool.soft-min-evictable-idle-time   | must not be negative
+					slotwise.topology.cache-ttl=-1s                       | slotwise.topology.cache-ttl                  | must not be negative
+					slotwise.topology.initial-timeout=0s                  | slotwise.topology.initial-timeout            | must be positive
+					slotwise.topology.refresh-sources=0                   | slotwise.topology.refresh-sources            | must be at least 1
+					slotwise.topology.periodic-refresh=-1s                | slotwise.topology.periodic-refresh           | must not be negative
+					slotwise.multikey.max-keys-per-command=0              | slotwise.multikey.max-keys-per-command       | must be at least 1
+					slotwise.multikey.max-commands-per-pipeline=0         | slotwise.multikey.max-commands-per-pipeline  | must be at least 1
+					slotwise.multikey.timeout=0s                          | slotwise.multikey.timeout                    | must be positive
+					slotwise.multikey.max-redirects=-1                    | slotwise.multikey.max-redirects              | must not be negative
+					slotwise.multikey.jedis-executor.threads=0            | slotwise.multikey.jedis-executor.threads     | must be at least 1
+					slotwise.multikey.jedis-executor.queue-capacity=0     | slotwise.multikey.jedis-executor.queue-capacity | must be at least 1
+					slotwise.multikey.jedis-executor.thread-name-prefix=  | slotwise.multikey.jedis-executor.thread-name-prefix | must not be empty
+					slotwise.multikey.jedis-executor.await-termination=-1s | slotwise.multikey.jedis-executor.await-termination | must not be negative
+					slotwise.multikey.jedis-executor.inline-batch-size=-1B | slotwise.multikey.jedis-executor.inline-batch-size | must be 0B or more
+					""")
 	void invalidValueFailsStartUpNamingTheProperty(String property, String name, String reason) {
 		assertFailsNaming(name, reason, property);
 	}
@@ -66,7 +68,8 @@ class SlotwisePropertiesValidationTests {
 			spring.data.redis.lettuce.pool.min-idle=-1
 			""")
 	void poolValuesSpringBootAcceptsStartWithSlotwiseToo(String property) {
-		// Spring Boot and commons-pool accept any number (negative limits mean unlimited); so does Slotwise.
+		// Spring Boot and commons-pool accept any number (negative limits mean
+		// unlimited); so does Slotwise.
 		this.runner.withPropertyValues(property).run((context) -> assertThat(context).hasNotFailed());
 	}
 

@@ -24,13 +24,13 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.mockito.Mockito.mock;
 
 /**
- * Wiring of pub/sub across the cluster: beans, back-off, properties. No Redis is contacted.
+ * Wiring of pub/sub across the cluster: beans, back-off, properties. No Redis is
+ * contacted.
  */
 class SlotwisePubSubConfigurationTests {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				SlotwisePubSubAutoConfiguration.class));
+	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(AutoConfigurations
+		.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class, SlotwisePubSubAutoConfiguration.class));
 
 	@Test
 	void providesTheRuntimeShardedPubSubContainerMetersAndHealth() {

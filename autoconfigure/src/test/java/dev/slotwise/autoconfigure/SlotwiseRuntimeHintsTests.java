@@ -35,9 +35,10 @@ import org.springframework.data.redis.connection.RedisZSetCommands;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every JDK proxy, reflective access and resource of Slotwise has its hint, checked with Spring's
- * {@link RuntimeHintsPredicates} on hints that only Slotwise's registrar, as {@code aot.factories} lists it, filled.
- * The expected members are written out here (or taken from the code that uses them), not read from the registrar.
+ * Every JDK proxy, reflective access and resource of Slotwise has its hint, checked with
+ * Spring's {@link RuntimeHintsPredicates} on hints that only Slotwise's registrar, as
+ * {@code aot.factories} lists it, filled. The expected members are written out here (or
+ * taken from the code that uses them), not read from the registrar.
  */
 class SlotwiseRuntimeHintsTests {
 
@@ -45,7 +46,8 @@ class SlotwiseRuntimeHintsTests {
 
 	private static RuntimeHints registered() {
 		RuntimeHints hints = new RuntimeHints();
-		List<RuntimeHintsRegistrar> registrars = SpringFactoriesLoader.forResourceLocation("META-INF/spring/aot.factories")
+		List<RuntimeHintsRegistrar> registrars = SpringFactoriesLoader
+			.forResourceLocation("META-INF/spring/aot.factories")
 			.load(RuntimeHintsRegistrar.class);
 		assertThat(registrars).hasAtLeastOneElementOfType(SlotwiseRuntimeHints.class);
 		registrars.stream()
@@ -56,11 +58,12 @@ class SlotwiseRuntimeHintsTests {
 
 	@Test
 	void commandGroupsSlotwiseProxiesAreProxiesWhoseEveryMethodCanBeForwarded() {
-		// Multi-key routing and key walks (string, key commands), Jedis cluster pipelines (every group it records).
+		// Multi-key routing and key walks (string, key commands), Jedis cluster pipelines
+		// (every group it records).
 		for (Class<?> group : List.of(RedisStringCommands.class, RedisKeyCommands.class, RedisHashCommands.class,
-				RedisListCommands.class, RedisSetCommands.class, RedisZSetCommands.class, RedisHyperLogLogCommands.class,
-				RedisGeoCommands.class, RedisStreamCommands.class, RedisClusterServerCommands.class,
-				RedisScriptingCommands.class)) {
+				RedisListCommands.class, RedisSetCommands.class, RedisZSetCommands.class,
+				RedisHyperLogLogCommands.class, RedisGeoCommands.class, RedisStreamCommands.class,
+				RedisClusterServerCommands.class, RedisScriptingCommands.class)) {
 			assertProxyForwardingEveryMethod(group);
 		}
 	}
@@ -108,8 +111,9 @@ class SlotwiseRuntimeHintsTests {
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation("io.lettuce.core.event.connection.ConnectionEventSupport", "getEpId"))
 			.accepts(this.hints);
-		for (String type : List.of("io.lettuce.core.cluster.RedisClusterClient", "io.lettuce.core.cluster.ClusterCommand",
-				"io.lettuce.core.OrderingReadFromAccessor", "io.lettuce.core.DriverInfo", "io.lettuce.core.RedisClient",
+		for (String type : List.of("io.lettuce.core.cluster.RedisClusterClient",
+				"io.lettuce.core.cluster.ClusterCommand", "io.lettuce.core.OrderingReadFromAccessor",
+				"io.lettuce.core.DriverInfo", "io.lettuce.core.RedisClient",
 				"dev.slotwise.internal.topology.SamplingRedisClusterClient")) {
 			assertThat(RuntimeHintsPredicates.reflection().onType(Class.forName(type))).as(type).accepts(this.hints);
 		}
@@ -152,8 +156,9 @@ class SlotwiseRuntimeHintsTests {
 		RuntimeHints withoutClients = new RuntimeHints();
 		new SlotwiseRuntimeHints().registerHints(withoutClients,
 				new FilteredClassLoader("redis.clients.jedis.", "io.lettuce.core."));
-		for (String type : List.of("redis.clients.jedis.UnifiedJedis", "redis.clients.jedis.builders.ClusterClientBuilder",
-				"io.lettuce.core.protocol.DefaultEndpoint", "io.lettuce.core.cluster.RedisClusterClient",
+		for (String type : List.of("redis.clients.jedis.UnifiedJedis",
+				"redis.clients.jedis.builders.ClusterClientBuilder", "io.lettuce.core.protocol.DefaultEndpoint",
+				"io.lettuce.core.cluster.RedisClusterClient",
 				"org.springframework.data.redis.connection.jedis.JedisClusterConnection$JedisClusterTopology")) {
 			assertThat(RuntimeHintsPredicates.reflection().onType(TypeReference.of(type))).as(type)
 				.rejects(withoutClients)
@@ -167,7 +172,8 @@ class SlotwiseRuntimeHintsTests {
 	private void assertProxyForwardingEveryMethod(Class<?> type) {
 		assertThat(RuntimeHintsPredicates.proxies().forInterfaces(type)).as("proxy of %s", type.getName())
 			.accepts(this.hints);
-		// getMethods() includes the methods of every super-interface: each is forwarded with Method.invoke.
+		// getMethods() includes the methods of every super-interface: each is forwarded
+		// with Method.invoke.
 		Method[] methods = type.getMethods();
 		assertThat(methods).isNotEmpty();
 		for (Method method : methods) {

@@ -12,9 +12,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Spring Boot's connection factory is recognised by the classes its auto-configuration imports, resolved through its
- * public {@code @Import}: if Spring Boot moves or renames its connection configurations, this fails here rather than
- * Slotwise silently leaving Spring Boot's factory in place. No Redis is contacted.
+ * Spring Boot's connection factory is recognised by the classes its auto-configuration
+ * imports, resolved through its public {@code @Import}: if Spring Boot moves or renames
+ * its connection configurations, this fails here rather than Slotwise silently leaving
+ * Spring Boot's factory in place. No Redis is contacted.
  */
 class SpringBootConnectionFactoryReplacerTests {
 

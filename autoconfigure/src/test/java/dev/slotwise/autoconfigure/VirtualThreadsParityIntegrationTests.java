@@ -24,12 +24,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * With {@code spring.threads.virtual.enabled=true} over Jedis, Slotwise's multi-key engine runs its node batches on
- * virtual threads, as Spring Boot's own Redis cluster executor does, and 50 concurrent callers on virtual threads
- * each finish their cross-slot calls. The same callers run against plain Spring Boot in the same test, bounded in
- * time; whether they finished there is printed, not asserted.
+ * With {@code spring.threads.virtual.enabled=true} over Jedis, Slotwise's multi-key
+ * engine runs its node batches on virtual threads, as Spring Boot's own Redis cluster
+ * executor does, and 50 concurrent callers on virtual threads each finish their
+ * cross-slot calls. The same callers run against plain Spring Boot in the same test,
+ * bounded in time; whether they finished there is printed, not asserted.
  * <p>
- * Virtual threads need Java 21: on Java 17 the test is skipped. Run it on the JDK 25 these machines have:
+ * Virtual threads need Java 21: on Java 17 the test is skipped. Run it on the JDK 25
+ * these machines have:
  * {@code JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 ./mvnw -B -o -pl autoconfigure verify
  * -Dit.test=VirtualThreadsParityIntegrationTests}.
  */
@@ -71,15 +73,17 @@ class VirtualThreadsParityIntegrationTests {
 		long[] plain = new long[1];
 		runner.withPropertyValues("slotwise.enabled=false")
 			.run((context) -> plain[0] = callers(context.getBean(StringRedisTemplate.class), keys, 20));
-		System.out.printf("virtual threads (Jedis, %d callers x %d cross-slot multiGet of %d keys, %d cores): "
-				+ "Slotwise %d of %d calls finished; plain Spring Boot %d of %d within 20 s%n", CALLERS, CALLS, KEYS,
-				Runtime.getRuntime().availableProcessors(), slotwise[0], slotwise[1], plain[0], CALLERS * CALLS);
+		System.out.printf(
+				"virtual threads (Jedis, %d callers x %d cross-slot multiGet of %d keys, %d cores): "
+						+ "Slotwise %d of %d calls finished; plain Spring Boot %d of %d within 20 s%n",
+				CALLERS, CALLS, KEYS, Runtime.getRuntime().availableProcessors(), slotwise[0], slotwise[1], plain[0],
+				CALLERS * CALLS);
 		assertThat(slotwise[0]).isEqualTo(slotwise[1]);
 	}
 
 	/**
-	 * Runs the callers on virtual threads and returns how many calls finished within the time given; callers still
-	 * running then are interrupted.
+	 * Runs the callers on virtual threads and returns how many calls finished within the
+	 * time given; callers still running then are interrupted.
 	 */
 	private static long callers(StringRedisTemplate template, List<String> keys, int seconds) throws Exception {
 		AtomicInteger finished = new AtomicInteger();

@@ -14,12 +14,14 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * An application with only Spring Data Redis and Slotwise, run by {@link WithoutMicrometerIntegrationTests} in a JVM
- * of its own whose class path has no Micrometer and no Actuator, as a plain {@code spring-boot-starter-data-redis}
- * application has. It writes and reads keys across slots, prints {@code OK} and exits 0; any failure exits non-zero
- * with its stack trace.
+ * An application with only Spring Data Redis and Slotwise, run by
+ * {@link WithoutMicrometerIntegrationTests} in a JVM of its own whose class path has no
+ * Micrometer and no Actuator, as a plain {@code spring-boot-starter-data-redis}
+ * application has. It writes and reads keys across slots, prints {@code OK} and exits 0;
+ * any failure exits non-zero with its stack trace.
  * <p>
- * Arguments: the cluster nodes ({@code host:port,...}) and the client type ({@code jedis} or {@code lettuce}).
+ * Arguments: the cluster nodes ({@code host:port,...}) and the client type ({@code jedis}
+ * or {@code lettuce}).
  */
 public final class WithoutMicrometerApplication {
 

@@ -14,11 +14,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Micrometer and Actuator are optional: an application with neither starts with Slotwise and gets the multi-key
- * engine. The tests' own class path always has both, so the application runs in a JVM of its own whose class path is
- * the tests' minus those jars. (Before the fix, such an application failed to start with
- * {@code ClassNotFoundException: io.micrometer.core.instrument.binder.MeterBinder}: the auto-configuration asked for
- * beans by the meters' own types.)
+ * Micrometer and Actuator are optional: an application with neither starts with Slotwise
+ * and gets the multi-key engine. The tests' own class path always has both, so the
+ * application runs in a JVM of its own whose class path is the tests' minus those jars.
+ * (Before the fix, such an application failed to start with
+ * {@code ClassNotFoundException: io.micrometer.core.instrument.binder.MeterBinder}: the
+ * auto-configuration asked for beans by the meters' own types.)
  */
 @WithRedisCluster
 class WithoutMicrometerIntegrationTests {
@@ -42,7 +43,8 @@ class WithoutMicrometerIntegrationTests {
 		String printed = result.output();
 		assertThat(result.exitValue()).as(printed).isZero();
 		assertThat(printed).contains("OK");
-		// The servers saw the engine's per-slot MGETs, not Spring Data Redis's per-key GETs.
+		// The servers saw the engine's per-slot MGETs, not Spring Data Redis's per-key
+		// GETs.
 		assertThat(cluster.totalCommandCalls("mget")).isPositive();
 		assertThat(cluster.totalCommandCalls("get")).isZero();
 	}

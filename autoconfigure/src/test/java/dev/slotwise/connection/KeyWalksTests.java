@@ -27,7 +27,8 @@ import org.springframework.data.redis.core.ScanOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link KeyWalks}: scan arguments read back, and Lettuce's {@link ScanStream} driven page by page over a walk.
+ * {@link KeyWalks}: scan arguments read back, and Lettuce's {@link ScanStream} driven
+ * page by page over a walk.
  */
 class KeyWalksTests {
 
@@ -69,7 +70,8 @@ class KeyWalksTests {
 		ScanStream.scan(commands, ScanArgs.Builder.limit(50)).subscribe(consumer);
 		assertThat(received).hasSize(10);
 		consumer.dispose();
-		// ScanStream asks for up to 256 pages ahead; the walk was read for the page in use and the next one only.
+		// ScanStream asks for up to 256 pages ahead; the walk was read for the page in
+		// use and the next one only.
 		assertThat(requested.get()).isLessThanOrEqualTo(100);
 		assertThat(cancelled).isTrue();
 		List<ByteBuffer> all = ScanStream.scan(commands(walk), ScanArgs.Builder.limit(64)).collectList().block();

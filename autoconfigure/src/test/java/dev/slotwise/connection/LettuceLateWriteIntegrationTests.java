@@ -34,13 +34,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The late write over Lettuce (issue #21), on a real cluster: a SET that timed out while its master was down must not
- * be applied after a later acknowledged SET of the same key.
+ * The late write over Lettuce (issue #21), on a real cluster: a SET that timed out while
+ * its master was down must not be applied after a later acknowledged SET of the same key.
  * <p>
- * Plain Spring Boot's behaviour, shown in the same test: Spring Data's timeout cancels the caller's command, but the
- * wrapper Lettuce routes it in stays "not done" in the down node's reconnect buffer (its own timeout timer was
- * cancelled with the caller's command); when the node is back, the wrapper is written, answered with {@code MOVED}
- * and applied on the node that took over. With Slotwise the cancelled command leaves the buffer unwritten.
+ * Plain Spring Boot's behaviour, shown in the same test: Spring Data's timeout cancels
+ * the caller's command, but the wrapper Lettuce routes it in stays "not done" in the down
+ * node's reconnect buffer (its own timeout timer was cancelled with the caller's
+ * command); when the node is back, the wrapper is written, answered with {@code MOVED}
+ * and applied on the node that took over. With Slotwise the cancelled command leaves the
+ * buffer unwritten.
  */
 @WithRedisCluster(dedicated = true)
 class LettuceLateWriteIntegrationTests {
@@ -52,11 +54,14 @@ class LettuceLateWriteIntegrationTests {
 		Outcome plain = run(cluster, false);
 		Outcome slotwise = run(cluster, true);
 		System.out.println("[late-write] plain Boot: " + plain + "; Slotwise: " + slotwise);
-		// Plain Spring Boot keeps the timed-out SETs, cancelled yet not done, buffered for the node's return, and
-		// writes them when it is back: the node that took over executes SETs nobody sent after the restart...
+		// Plain Spring Boot keeps the timed-out SETs, cancelled yet not done, buffered
+		// for the node's return, and
+		// writes them when it is back: the node that took over executes SETs nobody sent
+		// after the restart...
 		assertThat(plain.bufferedNotDone()).isGreaterThanOrEqualTo(TIMED_OUT_WRITES);
 		assertThat(plain.setsAfterRestart()).isPositive();
-		// ...Slotwise keeps none of them, writes none after the restart, and the acknowledged value stays.
+		// ...Slotwise keeps none of them, writes none after the restart, and the
+		// acknowledged value stays.
 		assertThat(slotwise.bufferedNotDone()).isZero();
 		assertThat(slotwise.setsAfterRestart()).isZero();
 		assertThat(slotwise.finalValue()).isEqualTo(slotwise.acknowledged());
@@ -79,8 +84,11 @@ class LettuceLateWriteIntegrationTests {
 				RedisNode master = cluster.masterServing(key);
 				cluster.awaitReplicated(master, Duration.ofSeconds(10));
 				List<RedisNode> replicas = cluster.replicasOf(master);
-				String otherKey = IntStream.range(0, 1000).mapToObj((i) -> "late-write-other:" + i)
-					.filter((candidate) -> !cluster.masterServing(candidate).equals(master)).findFirst().orElseThrow();
+				String otherKey = IntStream.range(0, 1000)
+					.mapToObj((i) -> "late-write-other:" + i)
+					.filter((candidate) -> !cluster.masterServing(candidate).equals(master))
+					.findFirst()
+					.orElseThrow();
 				try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class)
 					.getClusterConnection()) {
 					StatefulRedisConnection<?, ?> node = ((RedisAdvancedClusterAsyncCommands<?, ?>) connection
@@ -91,8 +99,10 @@ class LettuceLateWriteIntegrationTests {
 						assertThatExceptionOfType(QueryTimeoutException.class)
 							.isThrownBy(() -> template.opsForValue().set(key, value));
 					}
-					// A cross-slot multiSet with one key on the down master: the multi-key engine with Slotwise, Lettuce's
-					// per-slot split without it. Its part for the down master must not stay writable either.
+					// A cross-slot multiSet with one key on the down master: the
+					// multi-key engine with Slotwise, Lettuce's
+					// per-slot split without it. Its part for the down master must not
+					// stay writable either.
 					Map<String, String> both = new LinkedHashMap<>();
 					both.put(key, "multi-set");
 					both.put(otherKey, "multi-set");
@@ -101,8 +111,10 @@ class LettuceLateWriteIntegrationTests {
 					int bufferedNotDone = (int) buffered(node).stream().filter((command) -> !command.isDone()).count();
 					await(() -> replicas.stream().anyMatch(cluster::isMaster), Duration.ofSeconds(30));
 					RedisNode promoted = replicas.stream().filter(cluster::isMaster).findFirst().orElseThrow();
-					// Until the application follows the failover its SETs time out too (and are buffered the same way):
-					// each attempt writes its own value, so the one acknowledged is told apart.
+					// Until the application follows the failover its SETs time out too
+					// (and are buffered the same way):
+					// each attempt writes its own value, so the one acknowledged is told
+					// apart.
 					String[] acknowledged = new String[1];
 					int[] attempt = new int[1];
 					await(() -> {
@@ -118,7 +130,8 @@ class LettuceLateWriteIntegrationTests {
 					}, Duration.ofSeconds(30));
 					cluster.resetStats();
 					cluster.restart(master);
-					// Lettuce reconnects with a growing back-off: wait until the node connection is back, then a little.
+					// Lettuce reconnects with a growing back-off: wait until the node
+					// connection is back, then a little.
 					await(node::isOpen, Duration.ofSeconds(60));
 					sleep(1500);
 					long setsAfterRestart = cluster.commandCalls(promoted, "set");
@@ -130,7 +143,9 @@ class LettuceLateWriteIntegrationTests {
 		return outcome.get(0);
 	}
 
-	/** The commands Lettuce's endpoint for one node holds while that node is disconnected. */
+	/**
+	 * The commands Lettuce's endpoint for one node holds while that node is disconnected.
+	 */
 	private static Collection<RedisCommand<?, ?, ?>> buffered(StatefulRedisConnection<?, ?> node) throws Exception {
 		RedisChannelWriter writer = ((RedisChannelHandler<?, ?>) node).getChannelWriter();
 		if (writer instanceof CommandExpiryWriter expiry) {
@@ -162,9 +177,11 @@ class LettuceLateWriteIntegrationTests {
 
 	/**
 	 * What one run showed.
-	 * @param bufferedNotDone timed-out commands (the SETs, the multiSet's part) still waiting, not done, in the down
-	 * node's buffer
-	 * @param setsAfterRestart SETs the node that took over executed once the old master was back (none was sent)
+	 *
+	 * @param bufferedNotDone timed-out commands (the SETs, the multiSet's part) still
+	 * waiting, not done, in the down node's buffer
+	 * @param setsAfterRestart SETs the node that took over executed once the old master
+	 * was back (none was sent)
 	 * @param acknowledged the last value whose SET was acknowledged
 	 * @param finalValue the key's value at the end
 	 */

@@ -27,10 +27,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Reactive cross-slot routing plugs in where Spring Data Redis creates the provider of reactive connections
- * ({@code doCreateConnectionProvider}). Should a Spring Data Redis stop creating it there, the reactive connections
- * stay plain Spring Data Redis's, one WARN names the missing extension point, and the fast-path report says so.
- * Nothing here connects: the factory starts without opening a connection.
+ * Reactive cross-slot routing plugs in where Spring Data Redis creates the provider of
+ * reactive connections ({@code doCreateConnectionProvider}). Should a Spring Data Redis
+ * stop creating it there, the reactive connections stay plain Spring Data Redis's, one
+ * WARN names the missing extension point, and the fast-path report says so. Nothing here
+ * connects: the factory starts without opening a connection.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ReactiveRoutingFallbackTests {
@@ -73,7 +74,8 @@ class ReactiveRoutingFallbackTests {
 				if (codec instanceof ByteArrayCodec) {
 					return super.doCreateConnectionProvider(client, codec);
 				}
-				// A Spring Data Redis whose reactive provider no longer comes through this method.
+				// A Spring Data Redis whose reactive provider no longer comes through
+				// this method.
 				return new UnusedProvider();
 			}
 
@@ -87,7 +89,8 @@ class ReactiveRoutingFallbackTests {
 			assertThat(routing.active()).isFalse();
 			assertThat(routing.describe()).contains("doCreateConnectionProvider")
 				.contains("reactive cross-slot calls run as Spring Data Redis and Lettuce run them");
-			assertThat(output).containsOnlyOnce("Cross-slot reactive multi-key calls run as Spring Data Redis runs them")
+			assertThat(output)
+				.containsOnlyOnce("Cross-slot reactive multi-key calls run as Spring Data Redis runs them")
 				.contains("doCreateConnectionProvider(AbstractRedisClient, RedisCodec)");
 		}
 		finally {

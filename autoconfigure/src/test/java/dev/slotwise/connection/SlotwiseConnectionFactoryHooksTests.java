@@ -12,8 +12,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
 /**
- * The contribution hooks of both Slotwise connection factories: a hook only one contributor may fill fails naming
- * both contributors when a second claims it. No factory is started, no Redis contacted.
+ * The contribution hooks of both Slotwise connection factories: a hook only one
+ * contributor may fill fails naming both contributors when a second claims it. No factory
+ * is started, no Redis contacted.
  */
 class SlotwiseConnectionFactoryHooksTests {
 

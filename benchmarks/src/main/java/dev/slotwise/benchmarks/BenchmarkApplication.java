@@ -12,8 +12,9 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The smallest Spring Boot application a benchmark needs: auto-configuration only, as a user's application gets it,
- * started against a test cluster with the properties of one benchmark variant.
+ * The smallest Spring Boot application a benchmark needs: auto-configuration only, as a
+ * user's application gets it, started against a test cluster with the properties of one
+ * benchmark variant.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration

@@ -15,9 +15,10 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 
 /**
- * Turns a JMH JSON result file into a Markdown table with each row's speed-up against a baseline variant of the
- * same benchmark: for throughput {@code score / baseline}, for time modes {@code baseline / score}, so above 1
- * always means faster than the baseline. Also prints the median of single-shot and sample-time results.
+ * Turns a JMH JSON result file into a Markdown table with each row's speed-up against a
+ * baseline variant of the same benchmark: for throughput {@code score / baseline}, for
+ * time modes {@code baseline / score}, so above 1 always means faster than the baseline.
+ * Also prints the median of single-shot and sample-time results.
  * <p>
  * {@code java -cp benchmarks/target/benchmarks.jar dev.slotwise.benchmarks.BenchmarkReport results.json param=value}
  */
@@ -43,7 +44,8 @@ public final class BenchmarkReport {
 		for (JsonElement element : runs) {
 			rows.add(Row.of(element.getAsJsonObject()));
 		}
-		System.out.println("| benchmark | params | mode | score | error (99.9%) | median | unit | vs " + baselineValue + " |");
+		System.out.println(
+				"| benchmark | params | mode | score | error (99.9%) | median | unit | vs " + baselineValue + " |");
 		System.out.println("|---|---|---|---|---|---|---|---|");
 		for (Row row : rows) {
 			Row baseline = rows.stream()
@@ -78,7 +80,9 @@ public final class BenchmarkReport {
 			String name = run.get("benchmark").getAsString();
 			Map<String, String> params = new LinkedHashMap<>();
 			if (run.has("params")) {
-				run.getAsJsonObject("params").entrySet().forEach((e) -> params.put(e.getKey(), e.getValue().getAsString()));
+				run.getAsJsonObject("params")
+					.entrySet()
+					.forEach((e) -> params.put(e.getKey(), e.getValue().getAsString()));
 			}
 			JsonObject metric = run.getAsJsonObject("primaryMetric");
 			double error = metric.get("scoreError").isJsonPrimitive() ? parse(metric.get("scoreError")) : Double.NaN;

@@ -30,16 +30,19 @@ import org.openjdk.jmh.runner.IterationType;
 import redis.clients.jedis.Jedis;
 
 /**
- * The cluster-size sweep (issue 19): one {@code multiGet} of 1,000 random cross-slot keys, one caller, on clusters of
- * 3 to 24 masters (no replicas, slots spread evenly), for Slotwise over Jedis and over Lettuce, Spring Data Redis over
- * Lettuce, and the hand-written physical-limit reference {@link IdealMultiGet} (the in-run baseline). JMH's sample
- * mode gives the median and the 99th percentile.
+ * The cluster-size sweep (issue 19): one {@code multiGet} of 1,000 random cross-slot
+ * keys, one caller, on clusters of 3 to 24 masters (no replicas, slots spread evenly),
+ * for Slotwise over Jedis and over Lettuce, Spring Data Redis over Lettuce, and the
+ * hand-written physical-limit reference {@link IdealMultiGet} (the in-run baseline).
+ * JMH's sample mode gives the median and the 99th percentile.
  * <p>
- * Beside JMH's figures each trial appends to {@code cluster-size-cpu.csv} (folder {@code -Dslotwise.results}) the CPU
- * time per call over the measurement iterations, of this JVM (every thread) and of the servers ({@code INFO cpu}),
- * and how many values came back wrong in a check after every iteration; the {@code ideal} trial of each size also
- * appends to {@code cluster-size-topology.csv} the server's cost of {@code CLUSTER NODES}, {@code CLUSTER SLOTS} and
- * {@code CLUSTER SHARDS} ({@code usec_per_call} from {@code INFO commandstats}) and the size of each reply.
+ * Beside JMH's figures each trial appends to {@code cluster-size-cpu.csv} (folder
+ * {@code -Dslotwise.results}) the CPU time per call over the measurement iterations, of
+ * this JVM (every thread) and of the servers ({@code INFO cpu}), and how many values came
+ * back wrong in a check after every iteration; the {@code ideal} trial of each size also
+ * appends to {@code cluster-size-topology.csv} the server's cost of
+ * {@code CLUSTER NODES}, {@code CLUSTER SLOTS} and {@code CLUSTER SHARDS}
+ * ({@code usec_per_call} from {@code INFO commandstats}) and the size of each reply.
  * {@link ScaleReport} turns them into tables.
  */
 @State(Scope.Benchmark)
@@ -52,7 +55,10 @@ public class ClusterSizeBenchmark {
 	@Param({ "3", "6", "12", "24" })
 	public int masters;
 
-	/** The system under test: ideal (the baseline), slotwise-jedis, slotwise-lettuce, sdr-lettuce. */
+	/**
+	 * The system under test: ideal (the baseline), slotwise-jedis, slotwise-lettuce,
+	 * sdr-lettuce.
+	 */
 	@Param({ "ideal", "slotwise-jedis", "slotwise-lettuce", "sdr-lettuce" })
 	public String target;
 
@@ -118,12 +124,16 @@ public class ClusterSizeBenchmark {
 		}
 	}
 
-	/** Writes the trial's CPU figures (and, for the ideal, the topology commands' cost), then stops everything. */
+	/**
+	 * Writes the trial's CPU figures (and, for the ideal, the topology commands' cost),
+	 * then stops everything.
+	 */
 	@TearDown(Level.Trial)
 	public void tearDown() {
 		try {
-			append("cluster-size-cpu.csv", "masters,target,keys,calls,app_cpu_us_per_call,server_cpu_us_per_call,"
-					+ "checked_values,wrong_values",
+			append("cluster-size-cpu.csv",
+					"masters,target,keys,calls,app_cpu_us_per_call,server_cpu_us_per_call,"
+							+ "checked_values,wrong_values",
 					String.format(Locale.ROOT, "%d,%s,%d,%d,%.1f,%.1f,%d,%d", this.masters, this.target, this.keys,
 							this.measuredCalls, this.measuredCpuNanos / 1e3 / Math.max(1, this.measuredCalls),
 							this.measuredServerCpuSeconds * 1e6 / Math.max(1, this.measuredCalls), this.checkedValues,
@@ -148,8 +158,9 @@ public class ClusterSizeBenchmark {
 	}
 
 	/**
-	 * What one topology query costs the server at this size: 200 of each command on one master after a statistics
-	 * reset, then {@code usec_per_call} from {@code INFO commandstats}; the reply's size in bytes beside it.
+	 * What one topology query costs the server at this size: 200 of each command on one
+	 * master after a statistics reset, then {@code usec_per_call} from
+	 * {@code INFO commandstats}; the reply's size in bytes beside it.
 	 */
 	private static void topologyCost(RedisTestCluster cluster, int masters) {
 		RedisNode node = cluster.masters().get(0);
@@ -164,7 +175,10 @@ public class ClusterSizeBenchmark {
 					bytes = size(reply);
 				}
 				String stat = "cmdstat_cluster|" + command.toLowerCase(Locale.ROOT) + ":";
-				String line = jedis.info("commandstats").lines().filter((l) -> l.startsWith(stat)).findFirst()
+				String line = jedis.info("commandstats")
+					.lines()
+					.filter((l) -> l.startsWith(stat))
+					.findFirst()
 					.orElseThrow(() -> new IllegalStateException("No " + stat + " in INFO commandstats"));
 				String usec = line.replaceFirst("^.*usec_per_call=", "").split(",")[0];
 				append("cluster-size-topology.csv", "masters,command,usec_per_call,reply_bytes",
@@ -194,7 +208,10 @@ public class ClusterSizeBenchmark {
 			.getProcessCpuTime();
 	}
 
-	/** The servers' CPU time so far ({@code used_cpu_user + used_cpu_sys}), summed over every master. */
+	/**
+	 * The servers' CPU time so far ({@code used_cpu_user + used_cpu_sys}), summed over
+	 * every master.
+	 */
 	private static double serverCpuSeconds(RedisTestCluster cluster) {
 		double total = 0;
 		for (RedisNode node : cluster.masters()) {

@@ -15,24 +15,27 @@ import dev.slotwise.benchmarks.gate.Row;
 import dev.slotwise.test.cluster.ClusterShape;
 
 /**
- * The cluster-size sweep interleaved (issue 19), for a machine whose load drifts: {@link ClusterSizeBenchmark} runs
- * one JMH trial after another, so a trial that meets a busier minute looks slower; here, per size, every system under
- * test runs at once (each on its own cluster of that size) and they take turns in short rounds (the order rotating),
- * so load drift reaches all of them alike. Per target: the median and 99th percentile of every call's latency, the
- * latency ratio to the ideal as the median of the rounds' ratios (with their range), and the JVM's CPU time per call;
- * every value is checked.
- * <pre>
+ * The cluster-size sweep interleaved (issue 19), for a machine whose load drifts:
+ * {@link ClusterSizeBenchmark} runs one JMH trial after another, so a trial that meets a
+ * busier minute looks slower; here, per size, every system under test runs at once (each
+ * on its own cluster of that size) and they take turns in short rounds (the order
+ * rotating), so load drift reaches all of them alike. Per target: the median and 99th
+ * percentile of every call's latency, the latency ratio to the ideal as the median of the
+ * rounds' ratios (with their range), and the JVM's CPU time per call; every value is
+ * checked. <pre>
  * java [-Dslotwise.sweep.targets=slotwise-jedis,slotwise-lettuce] -cp benchmarks.jar \
  *     dev.slotwise.benchmarks.ClusterSizeSweep [rounds] [calls per round] [masters...]
- * </pre>
- * Writes {@code cluster-size-sweep.csv}, {@code cluster-size-sweep.md} and {@code cluster-size-sweep.png} to
- * {@code -Dslotwise.results}.
+ * </pre> Writes {@code cluster-size-sweep.csv}, {@code cluster-size-sweep.md} and
+ * {@code cluster-size-sweep.png} to {@code -Dslotwise.results}.
  */
 public final class ClusterSizeSweep {
 
-	/** The targets; {@code -Dslotwise.sweep.targets=slotwise-jedis,...} runs fewer (the ideal always runs). */
-	private static final List<String> TARGETS = targets(System.getProperty("slotwise.sweep.targets",
-			"slotwise-jedis,slotwise-lettuce,sdr-lettuce"));
+	/**
+	 * The targets; {@code -Dslotwise.sweep.targets=slotwise-jedis,...} runs fewer (the
+	 * ideal always runs).
+	 */
+	private static final List<String> TARGETS = targets(
+			System.getProperty("slotwise.sweep.targets", "slotwise-jedis,slotwise-lettuce,sdr-lettuce"));
 
 	private static final int KEYS = 1000;
 
@@ -47,8 +50,10 @@ public final class ClusterSizeSweep {
 		com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
 			.getOperatingSystemMXBean();
 		StringBuilder md = new StringBuilder();
-		md.append(String.format(Locale.ROOT, "multiGet of %d random cross-slot keys, one caller; per size %d rounds of "
-				+ "%d calls per target, targets taking turns (order rotating each round)%n%n", KEYS, rounds, calls));
+		md.append(String.format(Locale.ROOT,
+				"multiGet of %d random cross-slot keys, one caller; per size %d rounds of "
+						+ "%d calls per target, targets taking turns (order rotating each round)%n%n",
+				KEYS, rounds, calls));
 		md.append("| masters | target | p50 µs | p99 µs | p50 ÷ ideal, median of rounds (min-max) | application CPU "
 				+ "µs per call | CPU ÷ ideal, median of rounds (min-max) | JVM context switches per call | values "
 				+ "checked / wrong |\n|---|---|---|---|---|---|---|---|---|\n");
@@ -134,24 +139,26 @@ public final class ClusterSizeSweep {
 								wrong.get(target)[0], wrong.get(target)[1]));
 				List<Double> perRound = Arrays.stream(roundMedians.get(target)).boxed().toList();
 				chartRows.add(new Row("dev.slotwise.benchmarks.ClusterSizeSweep.multiGet", "sample",
-						Map.of("masters", String.valueOf(masters), "target", target, "keys", String.valueOf(KEYS)),
-						p50, Double.NaN, "us/op", perRound));
+						Map.of("masters", String.valueOf(masters), "target", target, "keys", String.valueOf(KEYS)), p50,
+						Double.NaN, "us/op", perRound));
 			}
 		}
 		Path folder = Path.of(System.getProperty("slotwise.results", "benchmarks/results"));
 		java.nio.file.Files.writeString(folder.resolve("cluster-size-sweep.md"), md.toString());
 		if (sizes.length > 1) {
-			Charts.writeLatency(folder.resolve("cluster-size-sweep.png"), "cluster-size sweep (interleaved)",
-					chartRows, "masters");
+			Charts.writeLatency(folder.resolve("cluster-size-sweep.png"), "cluster-size sweep (interleaved)", chartRows,
+					"masters");
 		}
 		System.out.println();
 		System.out.print(md);
 	}
 
 	/**
-	 * CPU time of every live thread of this JVM in nanoseconds, from {@code /proc/self/task/<thread>/schedstat} (the
-	 * scheduler's own count), falling back to the process CPU time: on some kernels that clock ticks only every
-	 * 10 ms, too coarse for a round of a few hundred calls. Threads that ended during a round are not counted.
+	 * CPU time of every live thread of this JVM in nanoseconds, from
+	 * {@code /proc/self/task/<thread>/schedstat} (the scheduler's own count), falling
+	 * back to the process CPU time: on some kernels that clock ticks only every 10 ms,
+	 * too coarse for a round of a few hundred calls. Threads that ended during a round
+	 * are not counted.
 	 */
 	private static long processCpuNanos(com.sun.management.OperatingSystemMXBean os) {
 		Path tasks = Path.of("/proc/self/task");
@@ -177,8 +184,9 @@ public final class ClusterSizeSweep {
 	}
 
 	/**
-	 * Voluntary and involuntary context switches of every live thread of this JVM (Linux {@code /proc}); 0 where
-	 * there is no {@code /proc}. A thread hand-off costs a switch on each side, which process CPU time alone hides.
+	 * Voluntary and involuntary context switches of every live thread of this JVM (Linux
+	 * {@code /proc}); 0 where there is no {@code /proc}. A thread hand-off costs a switch
+	 * on each side, which process CPU time alone hides.
 	 */
 	private static long contextSwitches() {
 		Path tasks = Path.of("/proc/self/task");

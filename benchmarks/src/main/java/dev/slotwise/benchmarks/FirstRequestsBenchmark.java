@@ -27,11 +27,13 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Time of the first 100 GETs (spread over every master) right after an application starts, with and without
- * pre-warm, next to the same 100 GETs on an application that has been running (steady state). Each measured
- * iteration of the first two variants gets a freshly started application. JMH scores the whole batch; the
- * trial's tear-down also prints the median of the individual requests, which is what the pre-warm target is about
- * (a batch time also carries one-off pauses of a freshly started application, such as its first collections).
+ * Time of the first 100 GETs (spread over every master) right after an application
+ * starts, with and without pre-warm, next to the same 100 GETs on an application that has
+ * been running (steady state). Each measured iteration of the first two variants gets a
+ * freshly started application. JMH scores the whole batch; the trial's tear-down also
+ * prints the median of the individual requests, which is what the pre-warm target is
+ * about (a batch time also carries one-off pauses of a freshly started application, such
+ * as its first collections).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -42,10 +44,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 public class FirstRequestsBenchmark {
 
 	/**
-	 * Whether the application has just started (with or without pre-warm) or has been running. A diagnostic
-	 * fourth variant starts with pre-warm and waits a second before the batch: it tells the cost of what a freshly
-	 * started JVM does in the background (JIT compiler threads compiling start-up code on the same cores) from the
-	 * cost of anything the requests themselves do for the first time.
+	 * Whether the application has just started (with or without pre-warm) or has been
+	 * running. A diagnostic fourth variant starts with pre-warm and waits a second before
+	 * the batch: it tells the cost of what a freshly started JVM does in the background
+	 * (JIT compiler threads compiling start-up code on the same cores) from the cost of
+	 * anything the requests themselves do for the first time.
 	 */
 	@Param({ "prewarm", "no-prewarm", "steady-state", "prewarm-settled" })
 	public String start;
@@ -95,7 +98,10 @@ public class FirstRequestsBenchmark {
 		this.template = this.context.getBean(StringRedisTemplate.class);
 	}
 
-	/** Per-request latencies (ns) of every measured batch, and of the first request of each batch. */
+	/**
+	 * Per-request latencies (ns) of every measured batch, and of the first request of
+	 * each batch.
+	 */
 	private final List<Long> requestNanos = new ArrayList<>();
 
 	private final List<Long> firstRequestNanos = new ArrayList<>();
@@ -125,11 +131,14 @@ public class FirstRequestsBenchmark {
 
 	@TearDown(Level.Trial)
 	public void stopCluster() {
-		// Warm-up batches are included; with 3 warm-up and 25 measured iterations they do not move the median.
-		System.out.printf("%n[%s] per-request latency over %d requests: p50 %.1f us, p90 %.1f us, p99 %.1f us; "
-				+ "first request of each batch: p50 %.1f us%n", this.start, this.requestNanos.size(),
-				percentile(this.requestNanos, 50), percentile(this.requestNanos, 90),
-				percentile(this.requestNanos, 99), percentile(this.firstRequestNanos, 50));
+		// Warm-up batches are included; with 3 warm-up and 25 measured iterations they do
+		// not move the median.
+		System.out.printf(
+				"%n[%s] per-request latency over %d requests: p50 %.1f us, p90 %.1f us, p99 %.1f us; "
+						+ "first request of each batch: p50 %.1f us%n",
+				this.start, this.requestNanos.size(), percentile(this.requestNanos, 50),
+				percentile(this.requestNanos, 90), percentile(this.requestNanos, 99),
+				percentile(this.firstRequestNanos, 50));
 		if (this.start.equals("steady-state")) {
 			this.context.close();
 		}

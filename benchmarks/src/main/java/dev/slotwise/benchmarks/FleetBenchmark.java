@@ -27,20 +27,24 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The fleet benchmark (issue 19): many application contexts in one JVM on one 3-master + 3-replica cluster, each with
- * a small cross-slot load (one {@code multiGet} of 10 random keys every 200 ms on a thread of its own), counted from
- * the servers' side. Per variant (Slotwise or plain Spring Boot, over Jedis or Lettuce) on a fresh cluster:
+ * The fleet benchmark (issue 19): many application contexts in one JVM on one 3-master +
+ * 3-replica cluster, each with a small cross-slot load (one {@code multiGet} of 10 random
+ * keys every 200 ms on a thread of its own), counted from the servers' side. Per variant
+ * (Slotwise or plain Spring Boot, over Jedis or Lettuce) on a fresh cluster:
  * <ol>
- * <li>steady state: topology queries ({@code CLUSTER NODES}, {@code SLOTS}, {@code SHARDS} from
- * {@code INFO commandstats}) per instance per second, and server connections per instance ({@code CLIENT LIST});</li>
- * <li>outage: a master killed (its replica takes over after the 1.5 s node timeout), restarted 15 s later (it rejoins
- * as a replica): topology queries per instance per second over the 30 s from the kill, per node and the largest
- * node's share, and each instance's time to recovery (from the kill to the first call after which none failed),
- * also counted from the replica's promotion (seen by polling its {@code INFO replication}).</li>
+ * <li>steady state: topology queries ({@code CLUSTER NODES}, {@code SLOTS},
+ * {@code SHARDS} from {@code INFO commandstats}) per instance per second, and server
+ * connections per instance ({@code CLIENT LIST});</li>
+ * <li>outage: a master killed (its replica takes over after the 1.5 s node timeout),
+ * restarted 15 s later (it rejoins as a replica): topology queries per instance per
+ * second over the 30 s from the kill, per node and the largest node's share, and each
+ * instance's time to recovery (from the kill to the first call after which none failed),
+ * also counted from the replica's promotion (seen by polling its
+ * {@code INFO replication}).</li>
  * </ol>
- * Every value read is checked against what was written. Not JMH: a scenario counted on the servers, like
- * {@link MultiGetCpu}; the variants run one after another in one JVM and one run.
- * <pre>
+ * Every value read is checked against what was written. Not JMH: a scenario counted on
+ * the servers, like {@link MultiGetCpu}; the variants run one after another in one JVM
+ * and one run. <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.slotwise.benchmarks.FleetBenchmark [instances] [variants...]
  * variants: slotwise-jedis boot-jedis slotwise-lettuce boot-lettuce, each optionally with "-min-idle-0" (the pool's
  * min-idle 0) or "-sources-N" (slotwise.topology.refresh-sources=N)
@@ -81,8 +85,10 @@ public final class FleetBenchmark {
 			ClusterSizeBenchmark.append("fleet.csv", Result.CSV_HEADER, result.csv());
 		}
 		System.out.println();
-		System.out.printf(Locale.ROOT, "Fleet of %d application contexts in one JVM, 3 masters + 3 replicas, each "
-				+ "instance one multiGet of %d random keys every %d ms%n%n", instances, KEYS_PER_CALL, PERIOD.toMillis());
+		System.out.printf(Locale.ROOT,
+				"Fleet of %d application contexts in one JVM, 3 masters + 3 replicas, each "
+						+ "instance one multiGet of %d random keys every %d ms%n%n",
+				instances, KEYS_PER_CALL, PERIOD.toMillis());
 		System.out.println(Result.TABLE_HEADER);
 		for (Result result : results) {
 			System.out.println(result.row());
@@ -106,8 +112,10 @@ public final class FleetBenchmark {
 				Thread.sleep(STEADY.toMillis());
 				Map<RedisNode, Long> steadyQueries = topologyQueries(cluster);
 				double steadySeconds = (System.nanoTime() - steadyStart) / 1e9;
-				double connections = cluster.nodes().stream()
-					.mapToLong((node) -> cluster.clients(node).stream()
+				double connections = cluster.nodes()
+					.stream()
+					.mapToLong((node) -> cluster.clients(node)
+						.stream()
 						.filter((c) -> !RedisTestCluster.ADMIN_CLIENT_NAME.equals(c.get("name")))
 						.count())
 					.sum() / (double) instances;
@@ -146,9 +154,8 @@ public final class FleetBenchmark {
 	}
 
 	private static void populate(RedisTestCluster cluster) {
-		RedisClusterClient client = RedisClusterClient.create(cluster.nodes().stream()
-			.map((node) -> RedisURI.create(node.host(), node.port()))
-			.toList());
+		RedisClusterClient client = RedisClusterClient
+			.create(cluster.nodes().stream().map((node) -> RedisURI.create(node.host(), node.port())).toList());
 		try (StatefulRedisClusterConnection<String, String> connection = client.connect()) {
 			Map<String, String> values = new LinkedHashMap<>();
 			for (int i = 0; i < KEYSPACE; i++) {
@@ -161,8 +168,7 @@ public final class FleetBenchmark {
 		}
 	}
 
-	private static List<Instance> startFleet(RedisTestCluster cluster, String variant, int instances)
-			throws Exception {
+	private static List<Instance> startFleet(RedisTestCluster cluster, String variant, int instances) throws Exception {
 		// Two at a time: start-up is CPU-bound and the machine has few cores.
 		ExecutorService starters = Executors.newFixedThreadPool(2);
 		try {
@@ -174,8 +180,10 @@ public final class FleetBenchmark {
 						return new Instance(id, variant, cluster);
 					}
 					catch (IllegalStateException ex) {
-						// Spring Boot's logging system can lose a race between contexts started at the same moment
-						// ("Unable to find Spring Environment in logger context"): once more, alone.
+						// Spring Boot's logging system can lose a race between contexts
+						// started at the same moment
+						// ("Unable to find Spring Environment in logger context"): once
+						// more, alone.
 						synchronized (FleetBenchmark.class) {
 							return new Instance(id, variant, cluster);
 						}
@@ -193,7 +201,10 @@ public final class FleetBenchmark {
 		}
 	}
 
-	/** Topology queries per node since the last reset: CLUSTER NODES, SLOTS and SHARDS together. */
+	/**
+	 * Topology queries per node since the last reset: CLUSTER NODES, SLOTS and SHARDS
+	 * together.
+	 */
 	private static Map<RedisNode, Long> topologyQueries(RedisTestCluster cluster) {
 		Map<RedisNode, Long> queries = new LinkedHashMap<>();
 		for (RedisNode node : cluster.nodes()) {
@@ -242,18 +253,18 @@ public final class FleetBenchmark {
 
 		Instance(int id, String variant, RedisTestCluster cluster) {
 			this.id = id;
-			// A variant ending in "-min-idle-0" sets the pool's min-idle to 0 (no pooled connections kept open).
+			// A variant ending in "-min-idle-0" sets the pool's min-idle to 0 (no pooled
+			// connections kept open).
 			boolean noIdle = variant.endsWith("-min-idle-0");
 			String client = variant.contains("jedis") ? "jedis" : "lettuce";
-			this.context = new SpringApplicationBuilder(MultiGetTarget.Application.class)
-				.web(WebApplicationType.NONE)
+			this.context = new SpringApplicationBuilder(MultiGetTarget.Application.class).web(WebApplicationType.NONE)
 				.logStartupInfo(false)
 				.properties("spring.data.redis.client-type=" + client,
-						"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(),
-						"spring.data.redis.timeout=2s", "slotwise.enabled=" + variant.startsWith("slotwise"),
-						"slotwise.multikey.timeout=2s", "spring.main.banner-mode=off",
-						"spring.application.name=fleet-" + id)
-				.properties(noIdle ? new String[] { "spring.data.redis." + client + ".pool.min-idle=0" } : new String[0])
+						"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), "spring.data.redis.timeout=2s",
+						"slotwise.enabled=" + variant.startsWith("slotwise"), "slotwise.multikey.timeout=2s",
+						"spring.main.banner-mode=off", "spring.application.name=fleet-" + id)
+				.properties(
+						noIdle ? new String[] { "spring.data.redis." + client + ".pool.min-idle=0" } : new String[0])
 				.properties(variant.contains("-sources-") ? new String[] {
 						"slotwise.topology.refresh-sources=" + variant.replaceFirst("^.*-sources-(\\d+).*$", "$1") }
 						: new String[0])
@@ -312,8 +323,9 @@ public final class FleetBenchmark {
 		}
 
 		/**
-		 * Seconds from the kill to recovery: to the end of the last failed call, when a successful call followed
-		 * it; 0 when no call failed; infinity when the instance never recovered.
+		 * Seconds from the kill to recovery: to the end of the last failed call, when a
+		 * successful call followed it; 0 when no call failed; infinity when the instance
+		 * never recovered.
 		 */
 		double recoverySeconds() {
 			long failure = this.lastFailureAfterKill;
@@ -396,7 +408,10 @@ public final class FleetBenchmark {
 			return this.recoverySeconds[this.recoverySeconds.length - 1];
 		}
 
-		/** Recovery counted from the promotion; 0 for an instance that never failed or recovered before it. */
+		/**
+		 * Recovery counted from the promotion; 0 for an instance that never failed or
+		 * recovered before it.
+		 */
 		double fromPromotion(double recovery) {
 			return Math.max(0, recovery - this.promotionSeconds);
 		}
@@ -410,19 +425,22 @@ public final class FleetBenchmark {
 		}
 
 		String describe() {
-			return String.format(Locale.ROOT, "%s: steady %d queries in %.1f s %s; outage %d queries in %.1f s %s; "
-					+ "promoted %.2f s after the kill; recovery %s s; %d calls, %d failed, %d wrong", this.variant,
-					total(this.steadyQueries), this.steadySeconds, perNode(this.steadyQueries), total(this.outageQueries),
-					this.outageSeconds, perNode(this.outageQueries), this.promotionSeconds,
+			return String.format(Locale.ROOT,
+					"%s: steady %d queries in %.1f s %s; outage %d queries in %.1f s %s; "
+							+ "promoted %.2f s after the kill; recovery %s s; %d calls, %d failed, %d wrong",
+					this.variant, total(this.steadyQueries), this.steadySeconds, perNode(this.steadyQueries),
+					total(this.outageQueries), this.outageSeconds, perNode(this.outageQueries), this.promotionSeconds,
 					Arrays.toString(this.recoverySeconds), this.calls, this.failedCalls, this.wrongValues);
 		}
 
 		String row() {
-			return String.format(Locale.ROOT, "| %s | %.3f | %.1f | %.3f | %.0f%% | %.1f / %s | %.2f / %s | %d of %d | %d |",
-					this.variant, steadyRate(), this.connectionsPerInstance, outageRate(), largestShare() * 100,
-					medianRecovery(), (notRecovered() > 0) ? notRecovered() + " never" : String.format(Locale.ROOT,
-							"%.1f", maxRecovery()),
-					fromPromotion(medianRecovery()), (notRecovered() > 0) ? notRecovered() + " never"
+			return String.format(Locale.ROOT,
+					"| %s | %.3f | %.1f | %.3f | %.0f%% | %.1f / %s | %.2f / %s | %d of %d | %d |", this.variant,
+					steadyRate(), this.connectionsPerInstance, outageRate(), largestShare() * 100, medianRecovery(),
+					(notRecovered() > 0)
+							? notRecovered() + " never" : String.format(Locale.ROOT, "%.1f", maxRecovery()),
+					fromPromotion(medianRecovery()),
+					(notRecovered() > 0) ? notRecovered() + " never"
 							: String.format(Locale.ROOT, "%.2f", fromPromotion(maxRecovery())),
 					this.failedCalls, this.calls, this.wrongValues);
 		}

@@ -20,12 +20,14 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 
 /**
- * The hand-written limit of a cross-slot {@code multiGet} over Lettuce on this machine (issue 19), beside
- * {@link IdealMultiGet}'s over Jedis: what any Lettuce-based client pays for Netty's threads. No Spring, no redirect
- * handling, no deadline. Per master one Lettuce connection held open with auto-flush off; per call the keys are
- * grouped by slot as {@link IdealMultiGet} does, every master's per-slot {@code MGET}s are queued and flushed once,
- * and the caller then waits for the futures. The writes and reads run on Lettuce's event loops, and the caller is
- * woken when the last reply is in: the hand-offs a Lettuce client cannot avoid.
+ * The hand-written limit of a cross-slot {@code multiGet} over Lettuce on this machine
+ * (issue 19), beside {@link IdealMultiGet}'s over Jedis: what any Lettuce-based client
+ * pays for Netty's threads. No Spring, no redirect handling, no deadline. Per master one
+ * Lettuce connection held open with auto-flush off; per call the keys are grouped by slot
+ * as {@link IdealMultiGet} does, every master's per-slot {@code MGET}s are queued and
+ * flushed once, and the caller then waits for the futures. The writes and reads run on
+ * Lettuce's event loops, and the caller is woken when the last reply is in: the hand-offs
+ * a Lettuce client cannot avoid.
  */
 final class IdealLettuceMultiGet implements AutoCloseable {
 

@@ -15,14 +15,16 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Protocol;
 
 /**
- * The physical-limit reference for a cross-slot {@code multiGet} on this machine (issue 19): no Spring, no pool, no
- * executor, no redirect handling, no deadline. Per master one connection held open; per call the keys are hashed and
- * linked into per-slot lists through tables reused between calls (linear, no sort, no per-call table), every master
- * gets its whole pipelined batch of per-slot {@code MGET}s in one flush, and only then are the replies read, master
- * by master: the masters work in parallel while the one calling thread never hands work to another thread.
+ * The physical-limit reference for a cross-slot {@code multiGet} on this machine (issue
+ * 19): no Spring, no pool, no executor, no redirect handling, no deadline. Per master one
+ * connection held open; per call the keys are hashed and linked into per-slot lists
+ * through tables reused between calls (linear, no sort, no per-call table), every master
+ * gets its whole pipelined batch of per-slot {@code MGET}s in one flush, and only then
+ * are the replies read, master by master: the masters work in parallel while the one
+ * calling thread never hands work to another thread.
  * <p>
- * Not thread-safe (one caller: the benchmarks using it run one thread). The slot table is read once, at start;
- * a topology change is not followed.
+ * Not thread-safe (one caller: the benchmarks using it run one thread). The slot table is
+ * read once, at start; a topology change is not followed.
  */
 final class IdealMultiGet implements AutoCloseable {
 
@@ -31,7 +33,10 @@ final class IdealMultiGet implements AutoCloseable {
 	/** Master index per slot. */
 	private final int[] owner;
 
-	/** Per slot, the first position of the current call in it, or -1; reset after every call. */
+	/**
+	 * Per slot, the first position of the current call in it, or -1; reset after every
+	 * call.
+	 */
 	private final int[] head = new int[SlotHash.SLOT_COUNT];
 
 	/** Per slot, the last position so far (to append in caller order). */
@@ -62,7 +67,8 @@ final class IdealMultiGet implements AutoCloseable {
 		int[] owner = new int[SlotHash.SLOT_COUNT];
 		Arrays.fill(owner, -1);
 		for (String line : cluster.clusterNodes(masters.get(0))) {
-			// <id> <ip:port@cport> <flags> <master> <ping> <pong> <epoch> <state> <slot ranges...>
+			// <id> <ip:port@cport> <flags> <master> <ping> <pong> <epoch> <state> <slot
+			// ranges...>
 			String[] fields = line.split(" ");
 			String address = fields[1].split("[@,]")[0];
 			Integer master = indexByPort.get(Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)));
@@ -157,7 +163,10 @@ final class IdealMultiGet implements AutoCloseable {
 		}
 	}
 
-	/** Jedis's connection with its flush reachable, so that one batch is written in one go without reading. */
+	/**
+	 * Jedis's connection with its flush reachable, so that one batch is written in one go
+	 * without reading.
+	 */
 	private static final class FlushingConnection extends Connection {
 
 		FlushingConnection(HostAndPort address) {

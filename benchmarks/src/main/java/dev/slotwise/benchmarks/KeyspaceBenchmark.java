@@ -35,18 +35,22 @@ import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The whole keyspace of a 3-master cluster holding 200,000 keys, each variant on its own fresh cluster:
+ * The whole keyspace of a 3-master cluster holding 200,000 keys, each variant on its own
+ * fresh cluster:
  * <ul>
- * <li>{@code scan}: {@code StringRedisTemplate.scan(match, count)} read to its end, with {@code count} 1000 (a page
- * size a caller walking a large keyspace would pass) and 10 (what every node uses when the caller passes none): the
- * first is dominated by the servers' and the client's work per key, the second by the cost of each round trip;</li>
- * <li>{@code clear}: {@code cache.invalidate()} of a Redis cache holding every one of the keys, with the batch
- * strategy each side configures on a cluster: Slotwise's ({@code ClusterCacheClear}, what its cache
- * auto-configuration sets) and Spring Data Redis's SCAN strategy ({@code BatchStrategies.scan(count)}) for the
- * baseline; the keys are written again before each iteration, outside the measurement.</li>
+ * <li>{@code scan}: {@code StringRedisTemplate.scan(match, count)} read to its end, with
+ * {@code count} 1000 (a page size a caller walking a large keyspace would pass) and 10
+ * (what every node uses when the caller passes none): the first is dominated by the
+ * servers' and the client's work per key, the second by the cost of each round trip;</li>
+ * <li>{@code clear}: {@code cache.invalidate()} of a Redis cache holding every one of the
+ * keys, with the batch strategy each side configures on a cluster: Slotwise's
+ * ({@code ClusterCacheClear}, what its cache auto-configuration sets) and Spring Data
+ * Redis's SCAN strategy ({@code BatchStrategies.scan(count)}) for the baseline; the keys
+ * are written again before each iteration, outside the measurement.</li>
  * </ul>
- * Targets: {@code sdr-lettuce} (Spring Data Redis over Lettuce, Slotwise off: its node-by-node walk, the baseline),
- * {@code slotwise-lettuce} and {@code slotwise-jedis} (Spring Data Redis alone cannot scan a Jedis cluster).
+ * Targets: {@code sdr-lettuce} (Spring Data Redis over Lettuce, Slotwise off: its
+ * node-by-node walk, the baseline), {@code slotwise-lettuce} and {@code slotwise-jedis}
+ * (Spring Data Redis alone cannot scan a Jedis cluster).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -60,7 +64,10 @@ public class KeyspaceBenchmark {
 	@Param({ "sdr-lettuce", "slotwise-lettuce", "slotwise-jedis" })
 	public String target;
 
-	/** The {@code SCAN} page-size hint ({@code count}) of the scan, and the batch size of the clear's strategy. */
+	/**
+	 * The {@code SCAN} page-size hint ({@code count}) of the scan, and the batch size of
+	 * the clear's strategy.
+	 */
 	@Param({ "1000", "10" })
 	public int count;
 
@@ -100,7 +107,8 @@ public class KeyspaceBenchmark {
 			for (int i = 0; i < KEYS; i++) {
 				batch.put(("bench::" + i).getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
 				if (batch.size() == 1000) {
-					// Per key on plain Spring Data Redis over Lettuce too: its cross-slot mSet splits by slot itself.
+					// Per key on plain Spring Data Redis over Lettuce too: its cross-slot
+					// mSet splits by slot itself.
 					connection.stringCommands().mSet(batch);
 					batch.clear();
 				}
@@ -129,8 +137,8 @@ public class KeyspaceBenchmark {
 	@Benchmark
 	public long scan() {
 		long count = 0;
-		try (Cursor<String> cursor = this.template.scan(ScanOptions.scanOptions().match("bench::*").count(this.count)
-			.build())) {
+		try (Cursor<String> cursor = this.template
+			.scan(ScanOptions.scanOptions().match("bench::*").count(this.count).build())) {
 			while (cursor.hasNext()) {
 				cursor.next();
 				count++;
@@ -164,8 +172,9 @@ public class KeyspaceBenchmark {
 	}
 
 	/**
-	 * The batch strategy of a cache clear on the factory: Slotwise's on Slotwise's factories, as its cache
-	 * auto-configuration sets it, Spring Data Redis's SCAN strategy otherwise.
+	 * The batch strategy of a cache clear on the factory: Slotwise's on Slotwise's
+	 * factories, as its cache auto-configuration sets it, Spring Data Redis's SCAN
+	 * strategy otherwise.
 	 */
 	static BatchStrategy cacheClear(RedisConnectionFactory factory, int count) {
 		return factory.getClass().getName().startsWith("dev.slotwise.") ? new ClusterCacheClear(count)

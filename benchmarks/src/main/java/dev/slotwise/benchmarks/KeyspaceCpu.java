@@ -27,11 +27,12 @@ import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Where the time of a cluster-wide scan or cache clear goes (the question behind {@link KeyspaceBenchmark}'s ratios):
- * for each system, the elapsed time, the application's CPU time split by thread group (the caller, Lettuce's I/O
- * threads, the multi-key executor, GC and JIT), the servers' CPU time ({@code INFO cpu}) and their commands
- * ({@code INFO commandstats}: calls and microseconds per command). Every system uses one shared cluster, in turn.
- * <pre>
+ * Where the time of a cluster-wide scan or cache clear goes (the question behind
+ * {@link KeyspaceBenchmark}'s ratios): for each system, the elapsed time, the
+ * application's CPU time split by thread group (the caller, Lettuce's I/O threads, the
+ * multi-key executor, GC and JIT), the servers' CPU time ({@code INFO cpu}) and their
+ * commands ({@code INFO commandstats}: calls and microseconds per command). Every system
+ * uses one shared cluster, in turn. <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.slotwise.benchmarks.KeyspaceCpu scan|clear [count] [rounds] [keys]
  * </pre>
  */
@@ -82,7 +83,9 @@ public final class KeyspaceCpu {
 						line.append(String.format(Locale.ROOT,
 								"%-17s %s count=%d round %d: %7.1f ms elapsed, app CPU %7.1f ms, servers' CPU %7.1f ms, result %d%n",
 								target, what, count, round, elapsed / 1e6, total / 1e6, server * 1e3, result));
-						cpu.entrySet().stream().filter((e) -> e.getValue() > 2_000_000)
+						cpu.entrySet()
+							.stream()
+							.filter((e) -> e.getValue() > 2_000_000)
 							.sorted(Map.Entry.<String, Long>comparingByValue().reversed())
 							.forEach((e) -> line.append(String.format(Locale.ROOT, "      %-40s %7.1f ms%n", e.getKey(),
 									e.getValue() / 1e6)));
@@ -111,7 +114,8 @@ public final class KeyspaceCpu {
 
 	private static long clear(RedisConnectionFactory factory, long count) {
 		RedisCacheManager manager = RedisCacheManager
-			.builder(RedisCacheWriter.nonLockingRedisCacheWriter(factory, KeyspaceBenchmark.cacheClear(factory, (int) count)))
+			.builder(RedisCacheWriter.nonLockingRedisCacheWriter(factory,
+					KeyspaceBenchmark.cacheClear(factory, (int) count)))
 			.build();
 		manager.afterPropertiesSet();
 		Cache cache = manager.getCache("bench");
@@ -119,8 +123,7 @@ public final class KeyspaceCpu {
 	}
 
 	private static void fill(RedisTestCluster cluster, ConfigurableApplicationContext context, int keys) {
-		try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class)
-			.getClusterConnection()) {
+		try (RedisClusterConnection connection = context.getBean(RedisConnectionFactory.class).getClusterConnection()) {
 			Map<byte[], byte[]> batch = new LinkedHashMap<>();
 			for (int i = 0; i < keys; i++) {
 				batch.put(("bench::" + i).getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
@@ -150,7 +153,8 @@ public final class KeyspaceCpu {
 			String group = infos[i].getThreadName().replaceAll("\\d+", "#");
 			groups.merge(group, cpu, Long::sum);
 		}
-		// GC, JIT and other VM threads are not Java threads: the process total minus the Java threads.
+		// GC, JIT and other VM threads are not Java threads: the process total minus the
+		// Java threads.
 		long process = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
 			.getProcessCpuTime();
 		groups.put("(VM: GC, JIT, ...)", process - groups.values().stream().mapToLong(Long::longValue).sum());

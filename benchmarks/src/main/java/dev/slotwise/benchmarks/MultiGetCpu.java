@@ -11,16 +11,18 @@ import dev.slotwise.test.cluster.RedisNode;
 import redis.clients.jedis.Jedis;
 
 /**
- * CPU time per {@code multiGet}: how much processor a call costs the application and the servers, which latency and
- * throughput on a shared machine hide. Each system under test runs the same fixed number of calls; the JVM's process
- * CPU time (every thread: callers, I/O threads, executor, GC, JIT) and the servers' {@code used_cpu_user +
- * used_cpu_sys} ({@code INFO cpu}, summed over the target's own cluster) and their socket reads
- * ({@code total_reads_processed}, how many pieces a batch reached the server in) are read before and after. Rounds
- * rotate the order of the systems so that none always runs first, and the median round is reported with the spread.
+ * CPU time per {@code multiGet}: how much processor a call costs the application and the
+ * servers, which latency and throughput on a shared machine hide. Each system under test
+ * runs the same fixed number of calls; the JVM's process CPU time (every thread: callers,
+ * I/O threads, executor, GC, JIT) and the servers' {@code used_cpu_user +
+ * used_cpu_sys} ({@code INFO cpu}, summed over the target's own cluster) and their socket
+ * reads ({@code total_reads_processed}, how many pieces a batch reached the server in)
+ * are read before and after. Rounds rotate the order of the systems so that none always
+ * runs first, and the median round is reported with the spread.
  * <p>
- * CPU time is far less sensitive to other load on the machine than elapsed time (a descheduled thread uses none),
- * though caches and frequency still move it: compare ratios within one run.
- * <pre>
+ * CPU time is far less sensitive to other load on the machine than elapsed time (a
+ * descheduled thread uses none), though caches and frequency still move it: compare
+ * ratios within one run. <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.slotwise.benchmarks.MultiGetCpu [keys] [calls] [rounds] [targets...]
  * </pre>
  */
@@ -101,8 +103,8 @@ public final class MultiGetCpu {
 	}
 
 	/**
-	 * Sums {@code INFO} fields over every node of the target's own cluster (the admin connection's own reads are
-	 * counted too: a few per node, the same for every target).
+	 * Sums {@code INFO} fields over every node of the target's own cluster (the admin
+	 * connection's own reads are counted too: a few per node, the same for every target).
 	 */
 	private static double serverInfo(MultiGetTarget system, String section, String... fields) {
 		double total = 0;

@@ -16,8 +16,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
- * Latency of one {@code multiGet} of random cross-slot keys, one caller, for every system under test on a real
- * 3-master cluster. Compare ratios within one run: the machine is shared with the cluster.
+ * Latency of one {@code multiGet} of random cross-slot keys, one caller, for every system
+ * under test on a real 3-master cluster. Compare ratios within one run: the machine is
+ * shared with the cluster.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -29,7 +30,10 @@ public class MultiGetLatencyBenchmark {
 	@Param({ "10", "100", "1000", "10000" })
 	public int keys;
 
-	/** The system under test: sdr-jedis, sdr-lettuce, lettuce-async, slotwise-jedis, slotwise-lettuce. */
+	/**
+	 * The system under test: sdr-jedis, sdr-lettuce, lettuce-async, slotwise-jedis,
+	 * slotwise-lettuce.
+	 */
 	@Param({ "sdr-jedis", "sdr-lettuce", "lettuce-async", "slotwise-jedis", "slotwise-lettuce" })
 	public String target;
 

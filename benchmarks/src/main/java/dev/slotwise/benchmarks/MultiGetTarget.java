@@ -30,12 +30,14 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * One system under test for the multi-get benchmarks, on its own freshly started 3-master cluster (or another
- * shape): Spring Data Redis defaults or Slotwise, over Jedis or Lettuce, through the application's
- * {@link StringRedisTemplate}; Lettuce's own async cluster {@code mget} with no Spring in between; or the
- * hand-written physical-limit reference {@link IdealMultiGet} ({@code ideal}), or its Lettuce counterpart
- * {@link IdealLettuceMultiGet} ({@code ideal-lettuce}). {@code slotwise-jedis-executor} sends every node batch on the
- * executor; {@code slotwise-jedis-bytes} calls the engine with byte arrays on a held connection, without the template.
+ * One system under test for the multi-get benchmarks, on its own freshly started 3-master
+ * cluster (or another shape): Spring Data Redis defaults or Slotwise, over Jedis or
+ * Lettuce, through the application's {@link StringRedisTemplate}; Lettuce's own async
+ * cluster {@code mget} with no Spring in between; or the hand-written physical-limit
+ * reference {@link IdealMultiGet} ({@code ideal}), or its Lettuce counterpart
+ * {@link IdealLettuceMultiGet} ({@code ideal-lettuce}). {@code slotwise-jedis-executor}
+ * sends every node batch on the executor; {@code slotwise-jedis-bytes} calls the engine
+ * with byte arrays on a held connection, without the template.
  */
 final class MultiGetTarget implements AutoCloseable {
 
@@ -61,7 +63,10 @@ final class MultiGetTarget implements AutoCloseable {
 
 	private final boolean raw;
 
-	/** For {@code slotwise-jedis-bytes}: one cluster connection held open, called with byte arrays, no template. */
+	/**
+	 * For {@code slotwise-jedis-bytes}: one cluster connection held open, called with
+	 * byte arrays, no template.
+	 */
 	private final @Nullable RedisClusterConnection bytes;
 
 	private int next;
@@ -72,9 +77,8 @@ final class MultiGetTarget implements AutoCloseable {
 
 	MultiGetTarget(String target, int keysPerCall, ClusterShape shape) {
 		this.cluster = RedisTestCluster.start(shape);
-		this.lettuce = RedisClusterClient.create(this.cluster.nodes().stream()
-			.map((node) -> RedisURI.create(node.host(), node.port()))
-			.toList());
+		this.lettuce = RedisClusterClient
+			.create(this.cluster.nodes().stream().map((node) -> RedisURI.create(node.host(), node.port())).toList());
 		this.lettuceConnection = this.lettuce.connect();
 		this.lettuceConnection.setTimeout(Duration.ofSeconds(30));
 		populate();
@@ -83,13 +87,15 @@ final class MultiGetTarget implements AutoCloseable {
 		boolean slotwise = target.startsWith("slotwise");
 		this.ideal = target.equals("ideal") ? new IdealMultiGet(this.cluster) : null;
 		this.idealLettuce = target.equals("ideal-lettuce") ? new IdealLettuceMultiGet(this.cluster) : null;
-		// slotwise-jedis-executor: every node batch on the executor's threads, as before the caller wrote small
+		// slotwise-jedis-executor: every node batch on the executor's threads, as before
+		// the caller wrote small
 		// batches itself (issue 19), for an A/B in the same run.
 		this.context = (this.ideal != null || this.idealLettuce != null) ? null
 				: start(client, slotwise, target.endsWith("-executor")
 						? "slotwise.multikey.jedis-executor.inline-batch-size=0" : "slotwise.enabled=" + slotwise);
 		this.template = (this.context != null) ? this.context.getBean(StringRedisTemplate.class) : null;
-		// slotwise-jedis-bytes: the engine without Spring Data's template and serializers, to tell their share of a
+		// slotwise-jedis-bytes: the engine without Spring Data's template and
+		// serializers, to tell their share of a
 		// call from the engine's.
 		this.bytes = (this.context != null && target.endsWith("-bytes"))
 				? this.context.getBean(RedisConnectionFactory.class).getClusterConnection() : null;
@@ -113,9 +119,9 @@ final class MultiGetTarget implements AutoCloseable {
 		return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
 			.logStartupInfo(false)
 			.properties("spring.data.redis.client-type=" + client,
-					"spring.data.redis.cluster.nodes=" + this.cluster.nodesProperty(),
-					"spring.data.redis.timeout=30s", "slotwise.enabled=" + slotwise,
-					"slotwise.multikey.timeout=30s", "spring.main.banner-mode=off", extra)
+					"spring.data.redis.cluster.nodes=" + this.cluster.nodesProperty(), "spring.data.redis.timeout=30s",
+					"slotwise.enabled=" + slotwise, "slotwise.multikey.timeout=30s", "spring.main.banner-mode=off",
+					extra)
 			.run();
 	}
 
@@ -142,7 +148,8 @@ final class MultiGetTarget implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the next prepared key set (distinct threads may share one; sets are read-only).
+	 * Returns the next prepared key set (distinct threads may share one; sets are
+	 * read-only).
 	 */
 	List<String> nextKeys() {
 		int index = (this.next++ & Integer.MAX_VALUE) % KEY_SETS;

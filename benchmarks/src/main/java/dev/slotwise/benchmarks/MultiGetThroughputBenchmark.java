@@ -16,8 +16,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
- * Throughput of 8 callers each running {@code multiGet} of 100 random cross-slot keys, for every system under
- * test on a real 3-master cluster.
+ * Throughput of 8 callers each running {@code multiGet} of 100 random cross-slot keys,
+ * for every system under test on a real 3-master cluster.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -25,7 +25,10 @@ import org.openjdk.jmh.annotations.Threads;
 @Threads(8)
 public class MultiGetThroughputBenchmark {
 
-	/** The system under test: sdr-jedis, sdr-lettuce, lettuce-async, slotwise-jedis, slotwise-lettuce. */
+	/**
+	 * The system under test: sdr-jedis, sdr-lettuce, lettuce-async, slotwise-jedis,
+	 * slotwise-lettuce.
+	 */
 	@Param({ "sdr-jedis", "sdr-lettuce", "lettuce-async", "slotwise-jedis", "slotwise-lettuce" })
 	public String target;
 

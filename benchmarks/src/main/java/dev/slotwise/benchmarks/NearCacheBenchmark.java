@@ -47,31 +47,38 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The near cache (issue 28) against Slotwise without it ({@code near=off}, the in-run baseline), 8 callers on a real
- * 3-master + 3-replica cluster, over Jedis and over Lettuce. Keys are drawn from a Zipf distribution (exponent 0.99,
- * as YCSB's) over 10,000 keys under {@code nc:}, the prefix of {@code slotwise.near-cache.key-prefixes}; the cache
- * holds up to 20,000 entries, so every hot key fits. Each trial starts its own cluster, fills it (before the
- * application starts, so no invalidation of the fill is in flight), starts the application, waits until every node's
- * invalidation link is ready, and reads every key once so that the near cache holds them. Workloads:
+ * The near cache (issue 28) against Slotwise without it ({@code near=off}, the in-run
+ * baseline), 8 callers on a real 3-master + 3-replica cluster, over Jedis and over
+ * Lettuce. Keys are drawn from a Zipf distribution (exponent 0.99, as YCSB's) over 10,000
+ * keys under {@code nc:}, the prefix of {@code slotwise.near-cache.key-prefixes}; the
+ * cache holds up to 20,000 entries, so every hot key fits. Each trial starts its own
+ * cluster, fills it (before the application starts, so no invalidation of the fill is in
+ * flight), starts the application, waits until every node's invalidation link is ready,
+ * and reads every key once so that the near cache holds them. Workloads:
  * <ul>
- * <li>{@code get}: {@code opsForValue().get} of a Zipf key (with the near cache on, every read a hit);</li>
- * <li>{@code readWrite}: 90% {@code get}, 10% {@code set} of a Zipf key (every write is a round trip and drops the key
- * locally, its invalidations arrive from the master and the replica: about 10× is the ceiling);</li>
- * <li>{@code multiGet}: {@code multiGet} of 100 keys, 90 Zipf keys under the prefix and 10 uniformly random keys under
- * {@code plain:}, which the near cache does not cover (90% hits: the 10 misses go on as one {@code mGet});</li>
- * <li>{@code cacheable}: a {@code @Cacheable} method of a Zipf id on Spring Boot's {@code RedisCacheManager} (JDK
- * serialization, as Boot's default);</li>
- * <li>{@code miss}: {@code get} of covered keys in one sequence over 400,000 filled keys, each read once unless the run
- * goes round the whole sequence: the cost of the tier when nothing hits (lookup, ticket, the reply kept and
- * evicted).</li>
+ * <li>{@code get}: {@code opsForValue().get} of a Zipf key (with the near cache on, every
+ * read a hit);</li>
+ * <li>{@code readWrite}: 90% {@code get}, 10% {@code set} of a Zipf key (every write is a
+ * round trip and drops the key locally, its invalidations arrive from the master and the
+ * replica: about 10× is the ceiling);</li>
+ * <li>{@code multiGet}: {@code multiGet} of 100 keys, 90 Zipf keys under the prefix and
+ * 10 uniformly random keys under {@code plain:}, which the near cache does not cover (90%
+ * hits: the 10 misses go on as one {@code mGet});</li>
+ * <li>{@code cacheable}: a {@code @Cacheable} method of a Zipf id on Spring Boot's
+ * {@code RedisCacheManager} (JDK serialization, as Boot's default);</li>
+ * <li>{@code miss}: {@code get} of covered keys in one sequence over 400,000 filled keys,
+ * each read once unless the run goes round the whole sequence: the cost of the tier when
+ * nothing hits (lookup, ticket, the reply kept and evicted).</li>
  * </ul>
- * The tear-down prints what the masters counted per call ({@code GET}, {@code MGET}, {@code SET}) and, with the near
- * cache on, the hit ratio its observer saw, so that a workload that did not hit what it claims shows. Each measurement
- * iteration appends its CPU time per call to {@code near-cache-cpu.csv} (folder {@code -Dslotwise.results}): the
- * application's (the whole process but its JIT compiler threads) and the servers' ({@code used_cpu_user +
- * used_cpu_sys} of every node). With the near cache on, a hit is pure application CPU, so its throughput follows the
- * share of the 2 cores the machine's other load leaves it, more than a round trip's does: the CPU per call is the
- * figure load moves least.
+ * The tear-down prints what the masters counted per call ({@code GET}, {@code MGET},
+ * {@code SET}) and, with the near cache on, the hit ratio its observer saw, so that a
+ * workload that did not hit what it claims shows. Each measurement iteration appends its
+ * CPU time per call to {@code near-cache-cpu.csv} (folder {@code -Dslotwise.results}):
+ * the application's (the whole process but its JIT compiler threads) and the servers'
+ * ({@code used_cpu_user +
+ * used_cpu_sys} of every node). With the near cache on, a hit is pure application CPU, so
+ * its throughput follows the share of the 2 cores the machine's other load leaves it,
+ * more than a round trip's does: the CPU per call is the figure load moves least.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -89,7 +96,10 @@ public class NearCacheBenchmark {
 
 	static final double ZIPF_EXPONENT = 0.99;
 
-	/** Zipf ranks drawn once per trial (same seed every trial), read by every caller from its own offset. */
+	/**
+	 * Zipf ranks drawn once per trial (same seed every trial), read by every caller from
+	 * its own offset.
+	 */
 	static final int SAMPLES = 1 << 20;
 
 	static final String PREFIX = "nc:";
@@ -140,7 +150,8 @@ public class NearCacheBenchmark {
 
 	/**
 	 * Starts a cluster, fills it, starts the application and fills the near cache.
-	 * @param params the trial's parameters (the miss workload alone needs its 400,000 keys)
+	 * @param params the trial's parameters (the miss workload alone needs its 400,000
+	 * keys)
 	 */
 	@Setup(Level.Trial)
 	public void setUp(BenchmarkParams params) {
@@ -219,17 +230,22 @@ public class NearCacheBenchmark {
 		}
 	}
 
-	/** Prints the servers' counts per call and the near cache's hit ratio, then stops everything. */
+	/**
+	 * Prints the servers' counts per call and the near cache's hit ratio, then stops
+	 * everything.
+	 */
 	@TearDown(Level.Trial)
 	public void tearDown(BenchmarkParams params) {
 		try {
 			long calls = Math.max(1, this.operations.sum());
 			long hits = this.observer.hits.sum();
 			long misses = this.observer.misses.sum();
-			System.out.printf("%n[server] %s, %s, near cache %s: %d calls; per call on the masters %.4f GET, "
-					+ "%.4f MGET, %.4f SET%n", params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1),
-					this.client, this.near, calls, (double) mastersCalls("get") / calls,
-					(double) mastersCalls("mget") / calls, (double) mastersCalls("set") / calls);
+			System.out.printf(
+					"%n[server] %s, %s, near cache %s: %d calls; per call on the masters %.4f GET, "
+							+ "%.4f MGET, %.4f SET%n",
+					params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1), this.client, this.near,
+					calls, (double) mastersCalls("get") / calls, (double) mastersCalls("mget") / calls,
+					(double) mastersCalls("set") / calls);
 			if (this.near.equals("on")) {
 				System.out.printf("[near-cache] keys read %d, hits %.2f%%, invalidations received %d, entries %d%n",
 						hits + misses, 100.0 * hits / Math.max(1, hits + misses), this.observer.invalidations.sum(),
@@ -243,9 +259,10 @@ public class NearCacheBenchmark {
 	}
 
 	/**
-	 * The process's CPU time without its JIT compiler threads'. On 2 loaded cores C2 kept compiling the deep Spring call
-	 * paths through the whole trial (13.8 s of CPU in one 45 s trial, where the 7 callers not running the set-up had
-	 * 0.3 s each), which would be counted per call otherwise.
+	 * The process's CPU time without its JIT compiler threads'. On 2 loaded cores C2 kept
+	 * compiling the deep Spring call paths through the whole trial (13.8 s of CPU in one
+	 * 45 s trial, where the 7 callers not running the set-up had 0.3 s each), which would
+	 * be counted per call otherwise.
 	 */
 	private static long processCpuNanos() {
 		long process = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
@@ -253,7 +270,10 @@ public class NearCacheBenchmark {
 		return process - compilerCpuNanos();
 	}
 
-	/** The CPU time of the JIT compiler threads, from {@code /proc/self/task} (0 where there is none). */
+	/**
+	 * The CPU time of the JIT compiler threads, from {@code /proc/self/task} (0 where
+	 * there is none).
+	 */
 	private static long compilerCpuNanos() {
 		java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
 		if (tasks == null) {
@@ -267,7 +287,8 @@ public class NearCacheBenchmark {
 					continue;
 				}
 				String stat = java.nio.file.Files.readString(task.toPath().resolve("stat"));
-				// After the name in parentheses: state is field 3, utime 14 and stime 15 (proc(5)).
+				// After the name in parentheses: state is field 3, utime 14 and stime 15
+				// (proc(5)).
 				String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
 				ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
 			}
@@ -279,7 +300,10 @@ public class NearCacheBenchmark {
 		return ticks * 10_000_000L;
 	}
 
-	/** The servers' CPU time so far ({@code used_cpu_user + used_cpu_sys}), summed over every node. */
+	/**
+	 * The servers' CPU time so far ({@code used_cpu_user + used_cpu_sys}), summed over
+	 * every node.
+	 */
 	private double serverCpuSeconds() {
 		double total = 0;
 		for (RedisNode node : this.cluster.nodes()) {
@@ -293,7 +317,9 @@ public class NearCacheBenchmark {
 		return total;
 	}
 
-	/** Calls of a command on the masters (a replica counts the writes it applies as well). */
+	/**
+	 * Calls of a command on the masters (a replica counts the writes it applies as well).
+	 */
 	private long mastersCalls(String command) {
 		List<RedisNode> masters = this.cluster.masters();
 		return this.cluster.commandCallsPerNode(command)
@@ -386,12 +412,17 @@ public class NearCacheBenchmark {
 		return this.template.opsForValue().get(MISS + (this.missSequence.getAndIncrement() % MISS_KEYS));
 	}
 
-	/** Writes the keys with one pipeline per master, before the application (and its tracking) starts. */
+	/**
+	 * Writes the keys with one pipeline per master, before the application (and its
+	 * tracking) starts.
+	 */
 	private void fill(Map<String, String> data) {
 		Map<Integer, RedisNode> owners = slotOwners();
 		Map<RedisNode, List<String>> byMaster = new HashMap<>();
-		data.keySet().forEach((key) -> byMaster.computeIfAbsent(owners.get(JedisClusterCRC16.getSlot(key)),
-				(master) -> new ArrayList<>()).add(key));
+		data.keySet()
+			.forEach((key) -> byMaster
+				.computeIfAbsent(owners.get(JedisClusterCRC16.getSlot(key)), (master) -> new ArrayList<>())
+				.add(key));
 		byMaster.forEach((master, keys) -> this.cluster.withAdmin(master, (Jedis jedis) -> {
 			Pipeline pipeline = jedis.pipelined();
 			keys.forEach((key) -> pipeline.set(key, data.get(key)));
@@ -426,9 +457,9 @@ public class NearCacheBenchmark {
 	}
 
 	/**
-	 * Reads every hot key and cache entry, twice over for the Spring cache (its entries are written by the first
-	 * pass, asynchronously over Lettuce, and invalidated by the nodes), and checks that, with the near cache on, a last
-	 * pass reaches no server.
+	 * Reads every hot key and cache entry, twice over for the Spring cache (its entries
+	 * are written by the first pass, asynchronously over Lettuce, and invalidated by the
+	 * nodes), and checks that, with the near cache on, a last pass reaches no server.
 	 */
 	private void warm(boolean on) {
 		for (int i = 0; i < KEYS; i++) {
@@ -449,10 +480,12 @@ public class NearCacheBenchmark {
 		}
 		long gets = this.cluster.totalCommandCalls("get");
 		long expected = on ? 0 : 2L * KEYS;
-		// A few keys may be read while a node's invalidation of the fill's cache writes is still in flight.
+		// A few keys may be read while a node's invalidation of the fill's cache writes
+		// is still in flight.
 		if (Math.abs(gets - expected) > KEYS / 100) {
-			throw new IllegalStateException(String.format("%s, near cache %s: %d GETs for %d reads of warm keys, "
-					+ "expected about %d", this.client, this.near, gets, 2 * KEYS, expected));
+			throw new IllegalStateException(
+					String.format("%s, near cache %s: %d GETs for %d reads of warm keys, " + "expected about %d",
+							this.client, this.near, gets, 2 * KEYS, expected));
 		}
 	}
 
@@ -460,11 +493,13 @@ public class NearCacheBenchmark {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
 		while (nearCache.links().size() < nodes || !nearCache.links().values().stream().allMatch("ready"::equals)) {
 			if (System.nanoTime() > deadline) {
-				throw new IllegalStateException("Tracking not ready: " + nearCache.links() + ", " + nearCache.refused());
+				throw new IllegalStateException(
+						"Tracking not ready: " + nearCache.links() + ", " + nearCache.refused());
 			}
 			sleep(50);
 		}
-		// Two more of the tracking's checks (every 200 ms), so that the slots are tracked too.
+		// Two more of the tracking's checks (every 200 ms), so that the slots are tracked
+		// too.
 		sleep(400);
 	}
 
@@ -478,8 +513,8 @@ public class NearCacheBenchmark {
 
 	private void check(String actual, String expected) {
 		if (!expected.equals(actual)) {
-			throw new IllegalStateException(this.client + ", near cache " + this.near + ": read " + actual
-					+ ", expected " + expected);
+			throw new IllegalStateException(
+					this.client + ", near cache " + this.near + ": read " + actual + ", expected " + expected);
 		}
 	}
 
@@ -505,7 +540,10 @@ public class NearCacheBenchmark {
 
 	}
 
-	/** A service whose lookups Spring caches in Redis (and, with the near cache on, in memory). */
+	/**
+	 * A service whose lookups Spring caches in Redis (and, with the near cache on, in
+	 * memory).
+	 */
 	public static class Catalog {
 
 		/**

@@ -12,14 +12,16 @@ import dev.slotwise.test.cluster.ClusterShape;
 import dev.slotwise.test.cluster.RedisTestCluster;
 
 /**
- * Application CPU time per cross-slot {@code multiGet} through Slotwise with no {@code ObservationRegistry}, a
- * registry without handlers ({@code noop}) and a recording one, over Jedis and Lettuce, and plain Spring Boot over
- * Lettuce ({@code sdr-lettuce}: what Lettuce's per-command observations cost without Slotwise): all nine run on
- * one cluster in this JVM, each round runs every one of them for the same number of calls in a rotated order, and the
- * process's CPU time (callers, I/O threads, executor, GC, JIT) and the elapsed time are read around each. Reports the
- * median round, the spread, and the ratio to {@code none} of the same client with its range (min/max over max/min).
- * Interleaving the set-ups round by round exposes them to the same load on a shared machine.
- * <pre>
+ * Application CPU time per cross-slot {@code multiGet} through Slotwise with no
+ * {@code ObservationRegistry}, a registry without handlers ({@code noop}) and a recording
+ * one, over Jedis and Lettuce, and plain Spring Boot over Lettuce ({@code sdr-lettuce}:
+ * what Lettuce's per-command observations cost without Slotwise): all nine run on one
+ * cluster in this JVM, each round runs every one of them for the same number of calls in
+ * a rotated order, and the process's CPU time (callers, I/O threads, executor, GC, JIT)
+ * and the elapsed time are read around each. Reports the median round, the spread, and
+ * the ratio to {@code none} of the same client with its range (min/max over max/min).
+ * Interleaving the set-ups round by round exposes them to the same load on a shared
+ * machine. <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.slotwise.benchmarks.ObservationCpu [keys] [calls] [rounds]
  * </pre>
  */
@@ -70,8 +72,9 @@ public final class ObservationCpu {
 						"%nApplication CPU per multiGet(%d) of random cross-slot keys through Slotwise, %d calls per "
 								+ "round, median of %d rounds (min-max)%n%n",
 						keys, calls, rounds);
-				System.out.println("| client | registry | CPU µs per call | ÷ none (range) | elapsed µs per call | ÷ none "
-						+ "(range) | observations per call |");
+				System.out
+					.println("| client | registry | CPU µs per call | ÷ none (range) | elapsed µs per call | ÷ none "
+							+ "(range) | observations per call |");
 				System.out.println("|---|---|---|---|---|---|---|");
 				for (String name : names) {
 					String client = name.substring(0, name.indexOf('/'));

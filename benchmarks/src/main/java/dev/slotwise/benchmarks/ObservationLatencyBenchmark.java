@@ -18,10 +18,12 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
- * What observations cost a cross-slot {@code multiGet} through Slotwise, one caller: no {@code ObservationRegistry}
- * (the baseline), a registry without handlers (Lettuce's tracing on, observations no-ops), and a recording one
- * (Slotwise's call and node-batch observations, and over Lettuce one {@code lettuce} observation per per-slot command,
- * as plain Spring Boot has). Sample mode gives the median. Compare ratios to {@code registry=none} within one run.
+ * What observations cost a cross-slot {@code multiGet} through Slotwise, one caller: no
+ * {@code ObservationRegistry} (the baseline), a registry without handlers (Lettuce's
+ * tracing on, observations no-ops), and a recording one (Slotwise's call and node-batch
+ * observations, and over Lettuce one {@code lettuce} observation per per-slot command, as
+ * plain Spring Boot has). Sample mode gives the median. Compare ratios to
+ * {@code registry=none} within one run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -34,8 +36,9 @@ public class ObservationLatencyBenchmark {
 	public int keys;
 
 	/**
-	 * The client under Slotwise ({@code jedis}, {@code lettuce}), or plain Spring Boot over Lettuce
-	 * ({@code sdr-lettuce}, run on request: {@code -p client=lettuce,sdr-lettuce}).
+	 * The client under Slotwise ({@code jedis}, {@code lettuce}), or plain Spring Boot
+	 * over Lettuce ({@code sdr-lettuce}, run on request:
+	 * {@code -p client=lettuce,sdr-lettuce}).
 	 */
 	@Param({ "jedis", "lettuce" })
 	public String client;

@@ -30,12 +30,14 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Slotwise over one client ({@code jedis}, {@code lettuce}), or plain Spring Boot ({@code sdr-lettuce}, the
- * baseline for what Lettuce's own observations cost without Slotwise), on an existing cluster, with one of three observation set-ups: {@code none} (no
- * {@link ObservationRegistry}: Lettuce's tracing off, no Slotwise observation), {@code noop} (a registry without
- * handlers: Spring Boot turns Lettuce's tracing on, every observation is a no-op), {@code recording} (a registry whose
- * handler keeps a count and total time per observation name and low-cardinality key set, the work a meter registry's
- * timer does for each observation).
+ * Slotwise over one client ({@code jedis}, {@code lettuce}), or plain Spring Boot
+ * ({@code sdr-lettuce}, the baseline for what Lettuce's own observations cost without
+ * Slotwise), on an existing cluster, with one of three observation set-ups: {@code none}
+ * (no {@link ObservationRegistry}: Lettuce's tracing off, no Slotwise observation),
+ * {@code noop} (a registry without handlers: Spring Boot turns Lettuce's tracing on,
+ * every observation is a no-op), {@code recording} (a registry whose handler keeps a
+ * count and total time per observation name and low-cardinality key set, the work a meter
+ * registry's timer does for each observation).
  */
 final class ObservedTarget implements AutoCloseable {
 
@@ -61,16 +63,15 @@ final class ObservedTarget implements AutoCloseable {
 			}
 			default -> throw new IllegalArgumentException("registry must be none, noop or recording: " + registry);
 		};
-		SpringApplicationBuilder builder = new SpringApplicationBuilder(Application.class)
-			.web(WebApplicationType.NONE)
+		SpringApplicationBuilder builder = new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
 			.logStartupInfo(false)
 			.properties("spring.data.redis.client-type=" + client.replace("sdr-", ""),
 					"slotwise.enabled=" + !client.startsWith("sdr-"),
 					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), "spring.data.redis.timeout=30s",
 					"slotwise.multikey.timeout=30s", "spring.main.banner-mode=off");
 		if (observations != null) {
-			builder.initializers((context) -> context.getBeanFactory()
-				.registerSingleton("observationRegistry", observations));
+			builder.initializers(
+					(context) -> context.getBeanFactory().registerSingleton("observationRegistry", observations));
 		}
 		this.context = builder.run();
 		this.template = this.context.getBean(StringRedisTemplate.class);
@@ -94,10 +95,8 @@ final class ObservedTarget implements AutoCloseable {
 	 * @param cluster the cluster
 	 */
 	static void populate(RedisTestCluster cluster) {
-		RedisClusterClient client = RedisClusterClient.create(cluster.nodes()
-			.stream()
-			.map((node) -> RedisURI.create(node.host(), node.port()))
-			.toList());
+		RedisClusterClient client = RedisClusterClient
+			.create(cluster.nodes().stream().map((node) -> RedisURI.create(node.host(), node.port())).toList());
 		try (StatefulRedisClusterConnection<String, String> connection = client.connect()) {
 			connection.setTimeout(Duration.ofSeconds(30));
 			Map<String, String> batch = new LinkedHashMap<>();
@@ -145,7 +144,8 @@ final class ObservedTarget implements AutoCloseable {
 	}
 
 	/**
-	 * Keeps a count and a total duration per observation name and low-cardinality key set.
+	 * Keeps a count and a total duration per observation name and low-cardinality key
+	 * set.
 	 */
 	static final class Recording implements ObservationHandler<Observation.Context> {
 

@@ -26,17 +26,20 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * One caller running 1,000 mixed SET/GET/INCR/HSET/HGET/SADD/EXPIRE commands on random keys across all slots,
- * through the application's {@link StringRedisTemplate}, each variant on its own fresh 3-master cluster:
+ * One caller running 1,000 mixed SET/GET/INCR/HSET/HGET/SADD/EXPIRE commands on random
+ * keys across all slots, through the application's {@link StringRedisTemplate}, each
+ * variant on its own fresh 3-master cluster:
  * <ul>
- * <li>{@code slotwise-jedis-pipelined}: {@code executePipelined} over Jedis with Slotwise (Spring Data Redis alone
- * refuses to pipeline a Jedis cluster connection);</li>
- * <li>{@code slotwise-jedis-one-by-one} and {@code sdr-jedis-one-by-one}: the same commands one after the other on
- * one connection over Jedis, with Slotwise's pool and with Spring Data Redis's defaults;</li>
- * <li>{@code sdr-lettuce-pipelined}: {@code executePipelined} over Lettuce with Slotwise off.</li>
+ * <li>{@code slotwise-jedis-pipelined}: {@code executePipelined} over Jedis with Slotwise
+ * (Spring Data Redis alone refuses to pipeline a Jedis cluster connection);</li>
+ * <li>{@code slotwise-jedis-one-by-one} and {@code sdr-jedis-one-by-one}: the same
+ * commands one after the other on one connection over Jedis, with Slotwise's pool and
+ * with Spring Data Redis's defaults;</li>
+ * <li>{@code sdr-lettuce-pipelined}: {@code executePipelined} over Lettuce with Slotwise
+ * off.</li>
  * </ul>
- * The tear-down prints what the servers executed per master ({@code INFO commandstats}, socket reads) per
- * operation.
+ * The tear-down prints what the servers executed per master ({@code INFO commandstats},
+ * socket reads) per operation.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -49,8 +52,7 @@ public class PipelineBenchmark {
 	private static final int KEYSPACE = 10_000;
 
 	/** The system under test. */
-	@Param({ "slotwise-jedis-pipelined", "slotwise-jedis-one-by-one", "sdr-jedis-one-by-one",
-			"sdr-lettuce-pipelined" })
+	@Param({ "slotwise-jedis-pipelined", "slotwise-jedis-one-by-one", "sdr-jedis-one-by-one", "sdr-lettuce-pipelined" })
 	public String target;
 
 	private RedisTestCluster cluster;
@@ -75,7 +77,8 @@ public class PipelineBenchmark {
 		this.template = this.context.getBean(StringRedisTemplate.class);
 		this.pipelined = this.target.endsWith("pipelined");
 		if (this.pipelined) {
-			// Spring Data Redis alone refuses this over Jedis: "Pipeline is not supported for JedisClusterConnection".
+			// Spring Data Redis alone refuses this over Jedis: "Pipeline is not supported
+			// for JedisClusterConnection".
 			List<Object> check = this.template.executePipelined((RedisCallback<Object>) (connection) -> {
 				connection.stringCommands().set(bytes("check"), bytes("1"));
 				connection.stringCommands().incr(bytes("check"));
@@ -92,19 +95,21 @@ public class PipelineBenchmark {
 	@TearDown(Level.Trial)
 	public void tearDown() {
 		try {
-			StringBuilder report = new StringBuilder("\n[server] " + this.target + ", " + this.operations
-					+ " operations of " + COMMANDS + " commands:");
+			StringBuilder report = new StringBuilder(
+					"\n[server] " + this.target + ", " + this.operations + " operations of " + COMMANDS + " commands:");
 			for (RedisNode master : this.cluster.masters()) {
 				long commands = 0;
 				for (String command : List.of("set", "get", "incr", "hset", "hget", "sadd", "expire")) {
 					commands += this.cluster.commandCalls(master, command);
 				}
-				long reads = this.cluster.withAdmin(master, (jedis) -> jedis.info("stats")).lines()
+				long reads = this.cluster.withAdmin(master, (jedis) -> jedis.info("stats"))
+					.lines()
 					.filter((line) -> line.startsWith("total_reads_processed:"))
 					.mapToLong((line) -> Long.parseLong(line.substring("total_reads_processed:".length()).trim()))
 					.sum();
 				report.append(String.format(" %s: %.1f commands, %.1f socket reads per operation;", master,
-						(double) commands / Math.max(1, this.operations), (double) reads / Math.max(1, this.operations)));
+						(double) commands / Math.max(1, this.operations),
+						(double) reads / Math.max(1, this.operations)));
 			}
 			System.out.println(report);
 			this.context.close();

@@ -23,9 +23,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * GET throughput of 8 threads through {@link StringRedisTemplate} over Jedis, with three pool configurations in one
- * run: Spring Boot's defaults (Slotwise off), Slotwise's defaults, and Slotwise with validation on borrow and return
- * (what the field report started from). The tear-down prints the PINGs per GET the servers counted.
+ * GET throughput of 8 threads through {@link StringRedisTemplate} over Jedis, with three
+ * pool configurations in one run: Spring Boot's defaults (Slotwise off), Slotwise's
+ * defaults, and Slotwise with validation on borrow and return (what the field report
+ * started from). The tear-down prints the PINGs per GET the servers counted.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

@@ -16,8 +16,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
- * Latency (sampled, so the median is reported) of one reactive {@code multiGet} of random cross-slot keys, one caller, through {@code ReactiveStringRedisTemplate} over Lettuce with Spring Data Redis alone (the baseline) and
- * with Slotwise, plus Slotwise's imperative Lettuce path, on a real 3-master cluster. Compare ratios within one run.
+ * Latency (sampled, so the median is reported) of one reactive {@code multiGet} of random
+ * cross-slot keys, one caller, through {@code ReactiveStringRedisTemplate} over Lettuce
+ * with Spring Data Redis alone (the baseline) and with Slotwise, plus Slotwise's
+ * imperative Lettuce path, on a real 3-master cluster. Compare ratios within one run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -29,7 +31,10 @@ public class ReactiveMultiGetLatencyBenchmark {
 	@Param({ "1000", "10000" })
 	public int keys;
 
-	/** The system under test: sdr-reactive, slotwise-reactive, slotwise-lettuce (imperative, for reference). */
+	/**
+	 * The system under test: sdr-reactive, slotwise-reactive, slotwise-lettuce
+	 * (imperative, for reference).
+	 */
 	@Param({ "sdr-reactive", "slotwise-reactive", "slotwise-lettuce" })
 	public String target;
 

@@ -22,10 +22,10 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * One system under test for the reactive multi-get benchmarks, on its own freshly started 3-master cluster:
- * {@link ReactiveStringRedisTemplate} over Lettuce with Spring Data Redis alone ({@code sdr-reactive}) or with
- * Slotwise ({@code slotwise-reactive}), or Slotwise's imperative Lettuce path ({@code slotwise-lettuce}) for
- * reference.
+ * One system under test for the reactive multi-get benchmarks, on its own freshly started
+ * 3-master cluster: {@link ReactiveStringRedisTemplate} over Lettuce with Spring Data
+ * Redis alone ({@code sdr-reactive}) or with Slotwise ({@code slotwise-reactive}), or
+ * Slotwise's imperative Lettuce path ({@code slotwise-lettuce}) for reference.
  */
 final class ReactiveMultiGetTarget implements AutoCloseable {
 
@@ -56,9 +56,8 @@ final class ReactiveMultiGetTarget implements AutoCloseable {
 		this.context = new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
 			.logStartupInfo(false)
 			.properties("spring.data.redis.client-type=lettuce",
-					"spring.data.redis.cluster.nodes=" + this.cluster.nodesProperty(),
-					"spring.data.redis.timeout=60s", "slotwise.enabled=" + slotwise, "slotwise.multikey.timeout=60s",
-					"spring.main.banner-mode=off")
+					"spring.data.redis.cluster.nodes=" + this.cluster.nodesProperty(), "spring.data.redis.timeout=60s",
+					"slotwise.enabled=" + slotwise, "slotwise.multikey.timeout=60s", "spring.main.banner-mode=off")
 			.run();
 		this.reactive = new ReactiveStringRedisTemplate(this.context.getBean(ReactiveRedisConnectionFactory.class));
 		this.imperative = this.context.getBean(StringRedisTemplate.class);

@@ -16,8 +16,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
- * Throughput of 8 concurrent callers each running a reactive {@code multiGet} of 100 random cross-slot keys, through {@code ReactiveStringRedisTemplate} over Lettuce with Spring Data Redis alone (the baseline) and
- * with Slotwise, plus Slotwise's imperative Lettuce path, on a real 3-master cluster. Compare ratios within one run.
+ * Throughput of 8 concurrent callers each running a reactive {@code multiGet} of 100
+ * random cross-slot keys, through {@code ReactiveStringRedisTemplate} over Lettuce with
+ * Spring Data Redis alone (the baseline) and with Slotwise, plus Slotwise's imperative
+ * Lettuce path, on a real 3-master cluster. Compare ratios within one run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -25,7 +27,10 @@ import org.openjdk.jmh.annotations.Threads;
 @Threads(8)
 public class ReactiveMultiGetThroughputBenchmark {
 
-	/** The system under test: sdr-reactive, slotwise-reactive, slotwise-lettuce (imperative, for reference). */
+	/**
+	 * The system under test: sdr-reactive, slotwise-reactive, slotwise-lettuce
+	 * (imperative, for reference).
+	 */
 	@Param({ "sdr-reactive", "slotwise-reactive", "slotwise-lettuce" })
 	public String target;
 

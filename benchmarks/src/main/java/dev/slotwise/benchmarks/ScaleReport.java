@@ -21,9 +21,10 @@ import dev.slotwise.benchmarks.gate.ResultFiles;
 import dev.slotwise.benchmarks.gate.Row;
 
 /**
- * The cluster-size sweep's tables (Markdown) from a run folder: {@code cluster-size.json} (JMH, {@link
- * ClusterSizeBenchmark}), {@code cluster-size-cpu.csv} and {@code cluster-size-topology.csv}. Latency ratios are to the
- * ideal of the same size in the same run, with their 95% interval from the iterations of both rows.
+ * The cluster-size sweep's tables (Markdown) from a run folder: {@code cluster-size.json}
+ * (JMH, {@link ClusterSizeBenchmark}), {@code cluster-size-cpu.csv} and
+ * {@code cluster-size-topology.csv}. Latency ratios are to the ideal of the same size in
+ * the same run, with their 95% interval from the iterations of both rows.
  * <p>
  * {@code java -cp benchmarks.jar dev.slotwise.benchmarks.ScaleReport <run folder>}
  */
@@ -53,8 +54,9 @@ public final class ScaleReport {
 		}
 		Map<String, String[]> cpu = csv(folder.resolve("cluster-size-cpu.csv"), 0, 1);
 		StringBuilder md = new StringBuilder();
-		md.append("| masters | target | p50 µs | p99 µs | p50 ÷ ideal (95%) | application CPU µs per call | CPU ÷ ideal "
-				+ "| servers' CPU µs per call | values checked / wrong |\n|---|---|---|---|---|---|---|---|---|\n");
+		md.append(
+				"| masters | target | p50 µs | p99 µs | p50 ÷ ideal (95%) | application CPU µs per call | CPU ÷ ideal "
+						+ "| servers' CPU µs per call | values checked / wrong |\n|---|---|---|---|---|---|---|---|---|\n");
 		TreeMap<Integer, List<Row>> bySize = new TreeMap<>();
 		for (Row row : rows) {
 			bySize.computeIfAbsent(Integer.parseInt(row.params().get("masters")), (m) -> new ArrayList<>()).add(row);
@@ -71,41 +73,52 @@ public final class ScaleReport {
 				String[] c = cpu.get(key);
 				md.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %,.0f | %s | %s | %s | %s | %s |%n",
 						size.getKey(), target, row.value(), p99.getOrDefault(key, Double.NaN), ratio,
-						(c != null) ? c[4] : "", (c != null && idealCpu != null)
-								? String.format(Locale.ROOT, "%.2f×", Double.parseDouble(c[4]) / Double.parseDouble(idealCpu[4]))
-								: "",
+						(c != null) ? c[4] : "",
+						(c != null && idealCpu != null) ? String.format(Locale.ROOT, "%.2f×",
+								Double.parseDouble(c[4]) / Double.parseDouble(idealCpu[4])) : "",
 						(c != null) ? c[5] : "", (c != null) ? c[6] + " / " + c[7] : ""));
 			}
 		}
 		if (bySize.size() > 1) {
 			int smallest = bySize.firstKey();
 			int largest = bySize.lastKey();
-			md.append("\nGrowth from ").append(smallest).append(" to ").append(largest)
-				.append(" masters (p50 at ").append(largest).append(" ÷ p50 at ").append(smallest)
+			md.append("\nGrowth from ")
+				.append(smallest)
+				.append(" to ")
+				.append(largest)
+				.append(" masters (p50 at ")
+				.append(largest)
+				.append(" ÷ p50 at ")
+				.append(smallest)
 				.append(", 95%; CPU per call likewise):\n\n| target | p50 growth | CPU growth |\n|---|---|---|\n");
 			for (Row large : bySize.get(largest)) {
 				String target = large.params().get("target");
-				Optional<Row> small = bySize.get(smallest).stream()
-					.filter((r) -> target.equals(r.params().get("target"))).findFirst();
+				Optional<Row> small = bySize.get(smallest)
+					.stream()
+					.filter((r) -> target.equals(r.params().get("target")))
+					.findFirst();
 				if (small.isEmpty()) {
 					continue;
 				}
 				Estimate growth = Estimate.speedOf(small.get()).divide(Estimate.speedOf(large));
 				String[] cpuSmall = cpu.get(smallest + "/" + target);
 				String[] cpuLarge = cpu.get(largest + "/" + target);
-				md.append(String.format(Locale.ROOT, "| %s | %.2f× ± %.0f%% | %s |%n", target, growth.value(),
-						growth.relativeHalfWidth() * 100, (cpuSmall != null && cpuLarge != null)
-								? String.format(Locale.ROOT, "%.2f×",
-										Double.parseDouble(cpuLarge[4]) / Double.parseDouble(cpuSmall[4]))
-								: ""));
+				md.append(
+						String.format(Locale.ROOT, "| %s | %.2f× ± %.0f%% | %s |%n", target, growth.value(),
+								growth.relativeHalfWidth() * 100,
+								(cpuSmall != null && cpuLarge != null)
+										? String.format(Locale.ROOT, "%.2f×",
+												Double.parseDouble(cpuLarge[4]) / Double.parseDouble(cpuSmall[4]))
+										: ""));
 			}
 		}
 		Path topology = folder.resolve("cluster-size-topology.csv");
 		if (Files.exists(topology)) {
 			Map<String, String[]> cost = csv(topology, 0, 1);
-			md.append("\nServer cost of one topology query (`usec_per_call`, INFO commandstats, 200 calls on one master; "
-					+ "reply payload bytes):\n\n| masters | CLUSTER NODES | CLUSTER SLOTS | CLUSTER SHARDS |\n"
-					+ "|---|---|---|---|\n");
+			md.append(
+					"\nServer cost of one topology query (`usec_per_call`, INFO commandstats, 200 calls on one master; "
+							+ "reply payload bytes):\n\n| masters | CLUSTER NODES | CLUSTER SLOTS | CLUSTER SHARDS |\n"
+							+ "|---|---|---|---|\n");
 			for (int masters : bySize.keySet()) {
 				md.append("| ").append(masters);
 				for (String command : List.of("NODES", "SLOTS", "SHARDS")) {
@@ -118,7 +131,10 @@ public final class ScaleReport {
 		return md.toString();
 	}
 
-	/** A CSV with a header, keyed by two of its columns joined with '/'; a later line with the same key wins. */
+	/**
+	 * A CSV with a header, keyed by two of its columns joined with '/'; a later line with
+	 * the same key wins.
+	 */
 	private static Map<String, String[]> csv(Path file, int first, int second) throws IOException {
 		Map<String, String[]> lines = new LinkedHashMap<>();
 		if (!Files.exists(file)) {

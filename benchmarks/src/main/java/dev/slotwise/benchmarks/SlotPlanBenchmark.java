@@ -24,11 +24,13 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The planner alone, no Redis: grouping the keys of one call by slot ({@link SlotPlan#of}), against the comparison
- * sort it replaced (issue 19), kept here as the baseline. Both hash every key; the difference is the grouping.
+ * The planner alone, no Redis: grouping the keys of one call by slot
+ * ({@link SlotPlan#of}), against the comparison sort it replaced (issue 19), kept here as
+ * the baseline. Both hash every key; the difference is the grouping.
  * <p>
- * On a loaded machine the JMH times measure the load; {@link #main} measures the calling thread's CPU time per call
- * instead (a descheduled thread uses none), the two planners alternating round by round:
+ * On a loaded machine the JMH times measure the load; {@link #main} measures the calling
+ * thread's CPU time per call instead (a descheduled thread uses none), the two planners
+ * alternating round by round:
  * {@code java -cp benchmarks.jar dev.slotwise.benchmarks.SlotPlanBenchmark [rounds]}.
  */
 @State(Scope.Benchmark)
@@ -41,7 +43,10 @@ public class SlotPlanBenchmark {
 	@Param({ "10", "100", "1000", "10000" })
 	public int keys;
 
-	/** The planner: {@code sort} (before issue 19, the baseline) or {@code radix} ({@link SlotPlan#of}). */
+	/**
+	 * The planner: {@code sort} (before issue 19, the baseline) or {@code radix}
+	 * ({@link SlotPlan#of}).
+	 */
 	@Param({ "sort", "radix" })
 	public String planner;
 
@@ -72,8 +77,9 @@ public class SlotPlanBenchmark {
 	}
 
 	/**
-	 * CPU time per call of both planners at 10 to 10,000 keys: rounds alternate which planner runs first, and the
-	 * median round is printed with the range and the ratio radix / sort.
+	 * CPU time per call of both planners at 10 to 10,000 keys: rounds alternate which
+	 * planner runs first, and the median round is printed with the range and the ratio
+	 * radix / sort.
 	 * @param args the number of rounds (default 15)
 	 */
 	public static void main(String[] args) {
@@ -133,7 +139,10 @@ public class SlotPlanBenchmark {
 		return sorted[sorted.length / 2];
 	}
 
-	/** The planner before issue 19: sort (slot, position) pairs, then cut runs of one slot. */
+	/**
+	 * The planner before issue 19: sort (slot, position) pairs, then cut runs of one
+	 * slot.
+	 */
 	static List<SlotGroup> sortedPlan(byte[][] keys) {
 		long[] packed = new long[keys.length];
 		for (int i = 0; i < keys.length; i++) {

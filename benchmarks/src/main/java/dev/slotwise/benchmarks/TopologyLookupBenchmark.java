@@ -39,13 +39,17 @@ import org.springframework.data.redis.connection.ClusterTopologyProvider;
 import dev.slotwise.autoconfigure.SlotwiseAutoConfiguration;
 
 /**
- * Topology lookups per second from 8 threads, Spring Data Redis's provider ({@code provider=sdr}, Slotwise's
- * topology switched off) against Slotwise's ({@code provider=slotwise}), over Jedis and Lettuce, each on a fresh
- * real cluster. The server side is measured too: {@code CLUSTER NODES} calls per second over the whole cluster
- * (from {@code INFO commandstats}, reset before each iteration), printed per measurement iteration and appended to
- * {@code benchmarks/results/topology-cluster-nodes.csv} (directory from {@code -Dslotwise.results}).
+ * Topology lookups per second from 8 threads, Spring Data Redis's provider
+ * ({@code provider=sdr}, Slotwise's topology switched off) against Slotwise's
+ * ({@code provider=slotwise}), over Jedis and Lettuce, each on a fresh real cluster. The
+ * server side is measured too: {@code CLUSTER NODES} calls per second over the whole
+ * cluster (from {@code INFO commandstats}, reset before each iteration), printed per
+ * measurement iteration and appended to
+ * {@code benchmarks/results/topology-cluster-nodes.csv} (directory from
+ * {@code -Dslotwise.results}).
  * <p>
- * Run: {@code java -jar benchmarks/target/benchmarks.jar TopologyLookupBenchmark -f 1 -wi 1 -w 2s -i 3 -r 5s
+ * Run:
+ * {@code java -jar benchmarks/target/benchmarks.jar TopologyLookupBenchmark -f 1 -wi 1 -w 2s -i 3 -r 5s
  * -rf json -rff benchmarks/results/topology.json}
  */
 @State(Scope.Benchmark)
@@ -105,7 +109,8 @@ public class TopologyLookupBenchmark {
 			Files.createDirectories(results);
 			Path csv = results.resolve("topology-cluster-nodes.csv");
 			if (!Files.exists(csv)) {
-				Files.writeString(csv, "client,provider,iteration,cluster_nodes_calls,seconds,cluster_nodes_per_second\n",
+				Files.writeString(csv,
+						"client,provider,iteration,cluster_nodes_calls,seconds,cluster_nodes_per_second\n",
 						StandardCharsets.UTF_8);
 			}
 			Files.writeString(csv, line, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
@@ -128,7 +133,8 @@ public class TopologyLookupBenchmark {
 	}
 
 	/**
-	 * The smallest application with Spring Boot's Redis auto-configuration and Slotwise's.
+	 * The smallest application with Spring Boot's Redis auto-configuration and
+	 * Slotwise's.
 	 */
 	@SpringBootConfiguration
 	@ImportAutoConfiguration({ SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class })

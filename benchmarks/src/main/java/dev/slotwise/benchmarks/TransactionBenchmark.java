@@ -31,16 +31,19 @@ import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * One caller running a transaction of 10 commands ({@code multi()}, 10 {@code SET}s on hash-tagged keys of one slot,
- * {@code exec()}) through {@code StringRedisTemplate.execute(SessionCallback)}:
+ * One caller running a transaction of 10 commands ({@code multi()}, 10 {@code SET}s on
+ * hash-tagged keys of one slot, {@code exec()}) through
+ * {@code StringRedisTemplate.execute(SessionCallback)}:
  * <ul>
- * <li>{@code target=slotwise}: Slotwise on a real 3-master + 3-replica cluster (Spring Data Redis alone refuses
- * {@code MULTI} on a cluster);</li>
- * <li>{@code target=standalone}: the same callback on plain Spring Boot (Slotwise off) against one standalone
- * {@code redis-server}, the baseline of issue 29's target (within 1.2× of its time).</li>
+ * <li>{@code target=slotwise}: Slotwise on a real 3-master + 3-replica cluster (Spring
+ * Data Redis alone refuses {@code MULTI} on a cluster);</li>
+ * <li>{@code target=standalone}: the same callback on plain Spring Boot (Slotwise off)
+ * against one standalone {@code redis-server}, the baseline of issue 29's target (within
+ * 1.2× of its time).</li>
  * </ul>
- * Both over Jedis and over Lettuce ({@code client}). The tear-down prints what the servers counted per transaction
- * ({@code MULTI}, {@code EXEC}, {@code SET}, connections accepted), so that a connection opened per transaction shows.
+ * Both over Jedis and over Lettuce ({@code client}). The tear-down prints what the
+ * servers counted per transaction ({@code MULTI}, {@code EXEC}, {@code SET}, connections
+ * accepted), so that a connection opened per transaction shows.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -54,7 +57,10 @@ public class TransactionBenchmark {
 	@Param({ "jedis", "lettuce" })
 	public String client;
 
-	/** The system under test: slotwise (cluster) or standalone (plain Spring Boot, one node). */
+	/**
+	 * The system under test: slotwise (cluster) or standalone (plain Spring Boot, one
+	 * node).
+	 */
 	@Param({ "slotwise", "standalone" })
 	public String target;
 
@@ -74,7 +80,9 @@ public class TransactionBenchmark {
 
 	private long value;
 
-	/** Starts the cluster or the standalone server, and the application of the variant. */
+	/**
+	 * Starts the cluster or the standalone server, and the application of the variant.
+	 */
 	@Setup(Level.Trial)
 	public void setUp() {
 		for (int i = 0; i < COMMANDS; i++) {
@@ -118,14 +126,16 @@ public class TransactionBenchmark {
 			long operations = Math.max(1, this.operations);
 			if (this.cluster != null) {
 				RedisNode master = this.cluster.masterServing(this.keys.get(0));
-				System.out.printf("%n[server] %s/%s, %d transactions, on %s per transaction: %.2f MULTI, %.2f EXEC, "
-						+ "%.2f SET, %.4f connections accepted%n", this.client, this.target, this.operations, master,
+				System.out.printf(
+						"%n[server] %s/%s, %d transactions, on %s per transaction: %.2f MULTI, %.2f EXEC, "
+								+ "%.2f SET, %.4f connections accepted%n",
+						this.client, this.target, this.operations, master,
 						(double) this.cluster.commandCalls(master, "multi") / operations,
 						(double) this.cluster.commandCalls(master, "exec") / operations,
 						(double) this.cluster.commandCalls(master, "set") / operations,
 						(double) (connectionsReceived(master) - this.connectionsBefore) / operations);
-				System.out.println("[server] every command per transaction: "
-						+ perOperation(this.cluster.withAdmin(master, (jedis) -> jedis.info("commandstats")), operations));
+				System.out.println("[server] every command per transaction: " + perOperation(
+						this.cluster.withAdmin(master, (jedis) -> jedis.info("commandstats")), operations));
 			}
 			else {
 				System.out.printf("%n[server] %s/%s, %d transactions, %.4f connections accepted per transaction%n",
@@ -172,7 +182,10 @@ public class TransactionBenchmark {
 		});
 	}
 
-	/** Calls per transaction of every command in {@code INFO commandstats} (admin commands included). */
+	/**
+	 * Calls per transaction of every command in {@code INFO commandstats} (admin commands
+	 * included).
+	 */
 	private static String perOperation(String commandstats, long operations) {
 		StringBuilder result = new StringBuilder();
 		commandstats.lines().filter((line) -> line.startsWith("cmdstat_")).forEach((line) -> {
@@ -183,9 +196,13 @@ public class TransactionBenchmark {
 		return result.toString();
 	}
 
-	/** Connections the node accepted since its statistics were reset (the admin connection is kept open). */
+	/**
+	 * Connections the node accepted since its statistics were reset (the admin connection
+	 * is kept open).
+	 */
 	private long connectionsReceived(RedisNode node) {
-		return this.cluster.withAdmin(node, (jedis) -> jedis.info("stats")).lines()
+		return this.cluster.withAdmin(node, (jedis) -> jedis.info("stats"))
+			.lines()
 			.filter((line) -> line.startsWith("total_connections_received:"))
 			.mapToLong((line) -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim()))
 			.findFirst()

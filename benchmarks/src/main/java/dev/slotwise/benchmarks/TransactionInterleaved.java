@@ -20,12 +20,13 @@ import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The transaction of {@link TransactionBenchmark} (a {@code MULTI}, 10 {@code SET}s on one slot, {@code EXEC}) on
- * Slotwise over a 3+3 cluster and on plain Spring Boot over one standalone server, both clients, all four in one JVM:
- * each round runs every set-up for the same number of transactions in a rotated order and reads the elapsed time and
- * the process's CPU time around each, so that the set-ups share the load of a busy machine. Prints the median round
- * per set-up and the ratio to the standalone set-up of the same client, with its range (min/max over max/min).
- * <pre>
+ * The transaction of {@link TransactionBenchmark} (a {@code MULTI}, 10 {@code SET}s on
+ * one slot, {@code EXEC}) on Slotwise over a 3+3 cluster and on plain Spring Boot over
+ * one standalone server, both clients, all four in one JVM: each round runs every set-up
+ * for the same number of transactions in a rotated order and reads the elapsed time and
+ * the process's CPU time around each, so that the set-ups share the load of a busy
+ * machine. Prints the median round per set-up and the ratio to the standalone set-up of
+ * the same client, with its range (min/max over max/min). <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.slotwise.benchmarks.TransactionInterleaved [transactions] [rounds]
  * </pre>
  */
@@ -84,7 +85,8 @@ public final class TransactionInterleaved {
 		}
 		System.out.printf(Locale.ROOT, "%nTransaction of %d SETs, %d per round, %d rounds, median (min-max)%n%n",
 				TransactionBenchmark.COMMANDS, transactions, rounds);
-		System.out.println("| client | target | elapsed µs | ÷ standalone (range) | JVM CPU µs | ÷ standalone (range) |");
+		System.out
+			.println("| client | target | elapsed µs | ÷ standalone (range) | JVM CPU µs | ÷ standalone (range) |");
 		System.out.println("|---|---|---|---|---|---|");
 		for (String name : contexts.keySet()) {
 			String baseline = name.substring(0, name.indexOf('/')) + "/standalone";
@@ -126,8 +128,8 @@ public final class TransactionInterleaved {
 		double[] b = baseline.clone();
 		Arrays.sort(a);
 		Arrays.sort(b);
-		return String.format(Locale.ROOT, "%.2f× (%.2f-%.2f)", a[a.length / 2] / b[b.length / 2], a[0] / b[b.length - 1],
-				a[a.length - 1] / b[0]);
+		return String.format(Locale.ROOT, "%.2f× (%.2f-%.2f)", a[a.length / 2] / b[b.length / 2],
+				a[0] / b[b.length - 1], a[a.length - 1] / b[0]);
 	}
 
 }

@@ -14,9 +14,10 @@ import org.springframework.web.bind.annotation.RestController;
  * The catalogue's HTTP endpoints:
  * <ul>
  * <li>{@code POST /products/load?count=N} writes products {@code 0..N-1};</li>
- * <li>{@code GET /products?ids=1,2,3} returns those products, in order, with one {@code multiGet};</li>
- * <li>{@code GET /products/random?count=N} reads N random products with one {@code multiGet} and says how long it
- * took and how many it found.</li>
+ * <li>{@code GET /products?ids=1,2,3} returns those products, in order, with one
+ * {@code multiGet};</li>
+ * <li>{@code GET /products/random?count=N} reads N random products with one
+ * {@code multiGet} and says how long it took and how many it found.</li>
  * </ul>
  */
 @RestController
@@ -59,6 +60,7 @@ class CatalogueController {
 
 	/**
 	 * What a load did.
+	 *
 	 * @param products products written
 	 * @param millis how long it took
 	 */
@@ -67,6 +69,7 @@ class CatalogueController {
 
 	/**
 	 * What a random read found.
+	 *
 	 * @param requested products asked for
 	 * @param found products that exist
 	 * @param correct products whose value is the one written for their id

@@ -10,10 +10,11 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * What {@code src/demo.sh} drives: {@code GET /demo/multiget?keys=N&seconds=S&warmup=W} reads N random products
- * with one {@code multiGet} after another on one thread, for W seconds of warm-up and then S seconds measured, and
- * returns the latency percentiles and calls per second of the measured part. A demonstration on one machine, not a
- * benchmark: the figures the project quotes come from JMH ({@code benchmarks/}).
+ * What {@code src/demo.sh} drives: {@code GET /demo/multiget?keys=N&seconds=S&warmup=W}
+ * reads N random products with one {@code multiGet} after another on one thread, for W
+ * seconds of warm-up and then S seconds measured, and returns the latency percentiles and
+ * calls per second of the measured part. A demonstration on one machine, not a benchmark:
+ * the figures the project quotes come from JMH ({@code benchmarks/}).
  */
 @RestController
 @RequestMapping("/demo")
@@ -66,6 +67,7 @@ class DemoController {
 
 	/**
 	 * One measured run.
+	 *
 	 * @param keys keys per {@code multiGet}
 	 * @param warmupCalls calls made during the warm-up
 	 * @param calls calls measured

@@ -12,10 +12,10 @@ import org.springframework.stereotype.Service;
 import org.springframework.util.Assert;
 
 /**
- * The catalogue: products stored as JSON strings under {@code product:<id>}, read many at a time with one
- * {@code multiGet}, as an application's product listing would. The keys land in different hash slots, so each read
- * is a cross-slot multi-key call: Spring Data Redis alone splits it into per-key commands, Slotwise into one batch
- * per master.
+ * The catalogue: products stored as JSON strings under {@code product:<id>}, read many at
+ * a time with one {@code multiGet}, as an application's product listing would. The keys
+ * land in different hash slots, so each read is a cross-slot multi-key call: Spring Data
+ * Redis alone splits it into per-key commands, Slotwise into one batch per master.
  */
 @Service
 class ProductCatalogue {

@@ -5,8 +5,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Settings of the sample, bound from {@code sample.*}.
  *
- * @param products how many products the catalogue holds ({@code product:0} to {@code product:<products-1>}); random
- * reads pick among them
+ * @param products how many products the catalogue holds ({@code product:0} to
+ * {@code product:<products-1>}); random reads pick among them
  */
 @ConfigurationProperties("sample")
 public record SampleProperties(int products) {

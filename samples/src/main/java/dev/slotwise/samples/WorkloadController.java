@@ -26,17 +26,21 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * What {@code src/dashboards/render.sh} drives beside the {@code multiGet}s, so that every row of the dashboard has
- * data: {@code GET /demo/workload?seconds=S} runs, on one thread for S seconds, the other things an application does
- * with Redis that Slotwise meters, over the catalogue's products (load them first):
+ * What {@code src/dashboards/render.sh} drives beside the {@code multiGet}s, so that
+ * every row of the dashboard has data: {@code GET /demo/workload?seconds=S} runs, on one
+ * thread for S seconds, the other things an application does with Redis that Slotwise
+ * meters, over the catalogue's products (load them first):
  * <ul>
- * <li>a pipeline of {@value #PIPELINED} random product reads ({@code executePipelined});</li>
- * <li>an order's transaction: {@code MULTI}, three commands on its hash-tagged keys, {@code EXEC} (a
- * {@code SessionCallback});</li>
- * <li>every {@value #PUBLISH_EVERY}th round, a message on one of {@value #CHANNELS} sharded channels
- * ({@code SPUBLISH}), heard by the sample's own subscription, made at the first call;</li>
- * <li>every {@value #KEY_WALK_EVERY_MILLIS} ms, a cluster-wide {@code scan} of the products, and a clear of the
- * {@code prices} cache after caching {@value #PRICES} prices in it.</li>
+ * <li>a pipeline of {@value #PIPELINED} random product reads
+ * ({@code executePipelined});</li>
+ * <li>an order's transaction: {@code MULTI}, three commands on its hash-tagged keys,
+ * {@code EXEC} (a {@code SessionCallback});</li>
+ * <li>every {@value #PUBLISH_EVERY}th round, a message on one of {@value #CHANNELS}
+ * sharded channels ({@code SPUBLISH}), heard by the sample's own subscription, made at
+ * the first call;</li>
+ * <li>every {@value #KEY_WALK_EVERY_MILLIS} ms, a cluster-wide {@code scan} of the
+ * products, and a clear of the {@code prices} cache after caching {@value #PRICES} prices
+ * in it.</li>
  * </ul>
  * A failed operation is counted and the loop goes on.
  */
@@ -70,12 +74,12 @@ class WorkloadController {
 
 	private boolean subscribed;
 
-	WorkloadController(ProductCatalogue catalogue, StringRedisTemplate template,
-			ObjectProvider<ShardedPubSub> pubSub, ObjectProvider<ShardedMessageListenerContainer> container,
-			CacheManager cacheManager) {
+	WorkloadController(ProductCatalogue catalogue, StringRedisTemplate template, ObjectProvider<ShardedPubSub> pubSub,
+			ObjectProvider<ShardedMessageListenerContainer> container, CacheManager cacheManager) {
 		this.catalogue = catalogue;
 		this.template = template;
-		// Slotwise's beans: absent with slotwise.enabled=false, and the workload then publishes nothing.
+		// Slotwise's beans: absent with slotwise.enabled=false, and the workload then
+		// publishes nothing.
 		this.pubSub = pubSub.getIfAvailable();
 		this.container = container.getIfAvailable();
 		this.prices = Objects.requireNonNull(cacheManager.getCache("prices"), "the prices cache");
@@ -109,7 +113,8 @@ class WorkloadController {
 				cacheClears, failures[0]);
 	}
 
-	// At the first call rather than at start-up: an application that never runs the workload holds no subscription.
+	// At the first call rather than at start-up: an application that never runs the
+	// workload holds no subscription.
 	private synchronized void subscribeOnce() {
 		if (!this.subscribed && this.container != null) {
 			ShardedChannelTopic[] topics = new ShardedChannelTopic[CHANNELS];
@@ -149,12 +154,14 @@ class WorkloadController {
 			}
 
 		});
-		// Through a RedisTemplate, a transaction whose watched keys changed returns an empty list.
+		// Through a RedisTemplate, a transaction whose watched keys changed returns an
+		// empty list.
 		return (results != null && !results.isEmpty()) ? 1 : 0;
 	}
 
 	private long publish() {
-		Objects.requireNonNull(this.pubSub).publish(channel(ThreadLocalRandom.current().nextInt(CHANNELS)), "restocked");
+		Objects.requireNonNull(this.pubSub)
+			.publish(channel(ThreadLocalRandom.current().nextInt(CHANNELS)), "restocked");
 		return 1;
 	}
 
@@ -182,8 +189,10 @@ class WorkloadController {
 		try {
 			return operation.run();
 		}
-		// Spring Data Redis alone (slotwise.enabled=false) refuses pipelines, transactions and scans on a cluster
-		// (UnsupportedOperationException or InvalidDataAccessApiUsageException): they count as failures too.
+		// Spring Data Redis alone (slotwise.enabled=false) refuses pipelines,
+		// transactions and scans on a cluster
+		// (UnsupportedOperationException or InvalidDataAccessApiUsageException): they
+		// count as failures too.
 		catch (RuntimeException ex) {
 			failures[0]++;
 			return 0;
@@ -206,6 +215,7 @@ class WorkloadController {
 
 	/**
 	 * What one run did.
+	 *
 	 * @param pipelines pipelines that returned every result
 	 * @param transactions transactions that committed
 	 * @param published messages published

@@ -19,10 +19,11 @@ import org.springframework.test.context.TestPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample application tested as an application team would test its own: {@code @SpringBootTest} with
- * {@code @WithRedisCluster} from {@code slotwise-test}, no Redis property in the test (the cluster replaces the
- * nodes of {@code application.yml}), and a master crash from the fault helpers, on both clients. The catalogue
- * must serve every product again, by itself, once a replica has taken over.
+ * The sample application tested as an application team would test its own:
+ * {@code @SpringBootTest} with {@code @WithRedisCluster} from {@code slotwise-test}, no
+ * Redis property in the test (the cluster replaces the nodes of {@code application.yml}),
+ * and a master crash from the fault helpers, on both clients. The catalogue must serve
+ * every product again, by itself, once a replica has taken over.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.NONE)
 @WithRedisCluster(dedicated = true)
@@ -77,12 +78,16 @@ class CatalogueFailoverIntegrationTests {
 			cluster.restartAndAwaitHealthy(master);
 			cluster.resetStats();
 			assertThat(this.catalogue.get(ids)).isEqualTo(before);
-			// The servers' own count: the keys of the crashed master are read from the replica that took over.
+			// The servers' own count: the keys of the crashed master are read from the
+			// replica that took over.
 			assertThat(cluster.commandCalls(promoted, "mget")).isPositive();
 			assertThat(cluster.commandCalls(master, "mget")).isZero();
 		}
 
-		/** Reads like a user who retries: the application has to find the new master by itself. */
+		/**
+		 * Reads like a user who retries: the application has to find the new master by
+		 * itself.
+		 */
 		private List<String> readUntilServed(int[] ids, Duration timeout) throws InterruptedException {
 			long deadline = System.nanoTime() + timeout.toNanos();
 			RuntimeException last = null;

@@ -18,9 +18,10 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Grafana dashboard in {@code src/dashboards/} against a real scrape: every metric its queries use is in the
- * Prometheus scrape of the sample running on the test cluster, every Slotwise metric of that scrape is on some
- * panel, and every panel says what it shows and in which unit.
+ * The Grafana dashboard in {@code src/dashboards/} against a real scrape: every metric
+ * its queries use is in the Prometheus scrape of the sample running on the test cluster,
+ * every Slotwise metric of that scrape is on some panel, and every panel says what it
+ * shows and in which unit.
  */
 @WithRedisCluster
 class GrafanaDashboardIntegrationTests {
@@ -30,8 +31,7 @@ class GrafanaDashboardIntegrationTests {
 	private static final Pattern METRIC = Pattern.compile("\\bslotwise_[a-zA-Z0-9_]+");
 
 	@Test
-	void everyQueriedMetricIsScrapedAndEveryScrapedSlotwiseMetricIsOnAPanel(RedisTestCluster cluster)
-			throws Exception {
+	void everyQueriedMetricIsScrapedAndEveryScrapedSlotwiseMetricIsOnAPanel(RedisTestCluster cluster) throws Exception {
 		JsonNode dashboard = JsonMapper.builder().build().readTree(Files.readString(DASHBOARD));
 		Set<String> queried = new TreeSet<>();
 		for (String expression : expressions(dashboard)) {
@@ -40,19 +40,22 @@ class GrafanaDashboardIntegrationTests {
 				queried.add(matcher.group());
 			}
 		}
-		// The near cache on the products, so that its meters and observations are in the scrape too.
+		// The near cache on the products, so that its meters and observations are in the
+		// scrape too.
 		try (RunningSample sample = RunningSample.start(cluster, "jedis", "--sample.products=1000",
 				"--slotwise.near-cache.enabled=true", "--slotwise.near-cache.key-prefixes=product:")) {
 			sample.post("/products/load?count=1000");
 			sample.get("/products/random?count=300");
 			sample.get("/products/random?count=300");
-			// Pipelines, transactions, sharded pub/sub, scans and cache clears: their meters are in the scrape too.
+			// Pipelines, transactions, sharded pub/sub, scans and cache clears: their
+			// meters are in the scrape too.
 			assertThat(sample.get("/demo/workload?seconds=1")).doesNotContain("\"pipelines\":0,")
 				.doesNotContain("\"transactions\":0,")
 				.doesNotContain("\"cacheClears\":0,")
 				.contains("\"failures\":0");
 			Set<String> scraped = PrometheusScrape.parse(sample.get("/actuator/prometheus")).names("slotwise_");
-			// The near cache counts its entries per master every few seconds: its gauge appears at the next count.
+			// The near cache counts its entries per master every few seconds: its gauge
+			// appears at the next count.
 			long deadline = System.nanoTime() + 20_000_000_000L;
 			while (!scraped.containsAll(queried) && System.nanoTime() < deadline) {
 				Thread.sleep(500);
@@ -84,7 +87,9 @@ class GrafanaDashboardIntegrationTests {
 				.isEqualTo("${datasource}");
 		});
 		List<String> variables = new ArrayList<>();
-		dashboard.path("templating").path("list").forEach((variable) -> variables.add(variable.path("name").asString()));
+		dashboard.path("templating")
+			.path("list")
+			.forEach((variable) -> variables.add(variable.path("name").asString()));
 		assertThat(variables).contains("datasource", "application", "instance");
 		assertThat(expressions(dashboard)).filteredOn((expression) -> expression.contains("slotwise_"))
 			.filteredOn((expression) -> !expression.startsWith("label_values"))
@@ -101,7 +106,8 @@ class GrafanaDashboardIntegrationTests {
 	private static void collect(JsonNode node, List<String> expressions) {
 		if (node.isObject()) {
 			node.properties().forEach((entry) -> {
-				if ((entry.getKey().equals("expr") || entry.getKey().equals("definition")) && entry.getValue().isString()) {
+				if ((entry.getKey().equals("expr") || entry.getKey().equals("definition"))
+						&& entry.getValue().isString()) {
 					expressions.add(entry.getValue().asString());
 				}
 				else {

@@ -65,6 +65,7 @@ record PrometheusScrape(List<Sample> samples) {
 
 	/**
 	 * One sample.
+	 *
 	 * @param name metric name as scraped
 	 * @param labels its labels
 	 * @param value its value

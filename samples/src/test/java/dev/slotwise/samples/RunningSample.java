@@ -16,8 +16,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample application started as a user starts it (its own {@code application.yml}, a random HTTP port), pointed
- * at a test cluster, and an HTTP client for it.
+ * The sample application started as a user starts it (its own {@code application.yml}, a
+ * random HTTP port), pointed at a test cluster, and an HTTP client for it.
  */
 final class RunningSample implements AutoCloseable {
 
@@ -33,9 +33,9 @@ final class RunningSample implements AutoCloseable {
 	}
 
 	static RunningSample start(RedisTestCluster cluster, String client, String... extraArgs) {
-		List<String> args = new ArrayList<>(List.of("--server.port=0",
-				"--spring.data.redis.cluster.nodes=" + cluster.nodesProperty(),
-				"--spring.data.redis.client-type=" + client));
+		List<String> args = new ArrayList<>(
+				List.of("--server.port=0", "--spring.data.redis.cluster.nodes=" + cluster.nodesProperty(),
+						"--spring.data.redis.client-type=" + client));
 		args.addAll(List.of(extraArgs));
 		return new RunningSample(
 				new SpringApplicationBuilder(SlotwiseSampleApplication.class).run(args.toArray(new String[0])));
@@ -50,9 +50,8 @@ final class RunningSample implements AutoCloseable {
 	}
 
 	String post(String path) throws IOException, InterruptedException {
-		return send(HttpRequest.newBuilder(URI.create(this.base + path))
-			.POST(HttpRequest.BodyPublishers.noBody())
-			.build());
+		return send(
+				HttpRequest.newBuilder(URI.create(this.base + path)).POST(HttpRequest.BodyPublishers.noBody()).build());
 	}
 
 	private String send(HttpRequest request) throws IOException, InterruptedException {

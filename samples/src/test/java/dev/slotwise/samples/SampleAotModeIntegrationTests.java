@@ -37,14 +37,17 @@ import org.springframework.boot.SpringApplicationAotProcessor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample in JVM AOT mode, as a native image would run it minus the native compilation: Spring AOT processes the
- * application ({@link SpringApplicationAotProcessor}, what spring-boot-maven-plugin's {@code process-aot} goal runs),
- * the generated sources are compiled, and the application is started in its own JVM with
- * {@code -Dspring.aot.enabled=true} on them. It must serve a cross-slot {@code multiGet} through Slotwise (one
- * {@code MGET} per slot on the servers, no per-key {@code GET}: plain Spring Data Redis sends one {@code GET} per key
- * across slots on both clients), and the native-image metadata the processing wrote must carry Slotwise's hints.
- * The same run with {@code slotwise.enabled=false} (processed with it, as AOT fixes conditions at build time) serves
- * the same products with one {@code GET} per key.
+ * The sample in JVM AOT mode, as a native image would run it minus the native
+ * compilation: Spring AOT processes the application
+ * ({@link SpringApplicationAotProcessor}, what spring-boot-maven-plugin's
+ * {@code process-aot} goal runs), the generated sources are compiled, and the application
+ * is started in its own JVM with {@code -Dspring.aot.enabled=true} on them. It must serve
+ * a cross-slot {@code multiGet} through Slotwise (one {@code MGET} per slot on the
+ * servers, no per-key {@code GET}: plain Spring Data Redis sends one {@code GET} per key
+ * across slots on both clients), and the native-image metadata the processing wrote must
+ * carry Slotwise's hints. The same run with {@code slotwise.enabled=false} (processed
+ * with it, as AOT fixes conditions at build time) serves the same products with one
+ * {@code GET} per key.
  */
 @WithRedisCluster
 class SampleAotModeIntegrationTests {
@@ -71,7 +74,8 @@ class SampleAotModeIntegrationTests {
 				classes.toString(), "dev.slotwise", "slotwise-samples"));
 		process.addAll(appArgs);
 		Path processLog = work.resolve("process-aot.log");
-		Process processor = new ProcessBuilder(process).redirectErrorStream(true).redirectOutput(processLog.toFile())
+		Process processor = new ProcessBuilder(process).redirectErrorStream(true)
+			.redirectOutput(processLog.toFile())
 			.start();
 		assertThat(processor.waitFor(3, TimeUnit.MINUTES)).as("AOT processing finished").isTrue();
 		assertThat(processor.exitValue()).as("AOT processing: %s", tail(processLog)).isZero();
@@ -83,12 +87,12 @@ class SampleAotModeIntegrationTests {
 			.contains("org.springframework.data.redis.connection.RedisStringCommands");
 
 		compile(sources, classes, classPath);
-		assertThat(classes.resolve("dev/slotwise/samples/SlotwiseSampleApplication__ApplicationContextInitializer.class"))
+		assertThat(
+				classes.resolve("dev/slotwise/samples/SlotwiseSampleApplication__ApplicationContextInitializer.class"))
 			.exists();
 
 		List<String> run = new ArrayList<>(List.of(java(), "-Dspring.aot.enabled=true", "-cp",
-				classes + File.pathSeparator + resources + File.pathSeparator + classPath, MAIN,
-				"--server.port=0"));
+				classes + File.pathSeparator + resources + File.pathSeparator + classPath, MAIN, "--server.port=0"));
 		run.addAll(appArgs);
 		Path runLog = work.resolve("run.log");
 		Process app = new ProcessBuilder(run).redirectErrorStream(true).redirectOutput(runLog.toFile()).start();
@@ -154,7 +158,10 @@ class SampleAotModeIntegrationTests {
 		return all.toString();
 	}
 
-	/** Waits for the port Tomcat logs (the application picks a free one) and a healthy application. */
+	/**
+	 * Waits for the port Tomcat logs (the application picks a free one) and a healthy
+	 * application.
+	 */
 	private String awaitUp(Process app, Path log) throws Exception {
 		long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
 		String base = null;

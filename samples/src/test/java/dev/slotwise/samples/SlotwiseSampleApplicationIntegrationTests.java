@@ -15,9 +15,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample web application, started as a user starts it, against a real cluster on both clients: its endpoints
- * answer with the right products, the servers see per-slot MGETs instead of per-key GETs, and Actuator's Prometheus
- * scrape and health report Slotwise.
+ * The sample web application, started as a user starts it, against a real cluster on both
+ * clients: its endpoints answer with the right products, the servers see per-slot MGETs
+ * instead of per-key GETs, and Actuator's Prometheus scrape and health report Slotwise.
  */
 @WithRedisCluster
 class SlotwiseSampleApplicationIntegrationTests {
@@ -33,7 +33,8 @@ class SlotwiseSampleApplicationIntegrationTests {
 			String ids = IntStream.range(0, 300).mapToObj(Integer::toString).collect(Collectors.joining(","));
 			String products = sample.get("/products?ids=" + ids);
 			assertThat(products).startsWith("[\"{\\\"id\\\":0,").contains("{\\\"id\\\":299,");
-			// One MGET per hash slot of the 300 keys, no per-key GET: the servers' own count.
+			// One MGET per hash slot of the 300 keys, no per-key GET: the servers' own
+			// count.
 			assertThat(cluster.totalCommandCalls("get")).isZero();
 			assertThat(cluster.totalCommandCalls("mget")).isEqualTo(slotsOf(300));
 
@@ -53,15 +54,16 @@ class SlotwiseSampleApplicationIntegrationTests {
 
 			PrometheusScrape scrape = PrometheusScrape.parse(sample.get("/actuator/prometheus"));
 			double mgets = 2 + calls + warmupCalls;
-			assertThat(scrape.sum("slotwise_multikey_calls_seconds_count", "application", "slotwise-sample",
-					"client", client, "command", "mget", "outcome", "success"))
+			assertThat(scrape.sum("slotwise_multikey_calls_seconds_count", "application", "slotwise-sample", "client",
+					client, "command", "mget", "outcome", "success"))
 				.isEqualTo(mgets);
 			assertThat(scrape.sum("slotwise_multikey_keys_sum", "client", client, "command", "mget"))
 				.isEqualTo(800 + 100.0 * (calls + warmupCalls));
 			assertThat(scrape.sum("slotwise_multikey_calls_seconds_count", "client", client, "command", "mset"))
 				.isPositive();
-			assertThat(scrape.sum("slotwise_multikey_calls_seconds_bucket", "client", client, "command", "mget",
-					"le", "+Inf")).isEqualTo(mgets);
+			assertThat(scrape.sum("slotwise_multikey_calls_seconds_bucket", "client", client, "command", "mget", "le",
+					"+Inf"))
+				.isEqualTo(mgets);
 			if (client.equals("jedis")) {
 				assertThat(scrape.sum("slotwise_pool_borrows_total")).isPositive();
 				assertThat(scrape.sum("slotwise_pool_connections", "state", "idle")).isPositive();
@@ -70,7 +72,8 @@ class SlotwiseSampleApplicationIntegrationTests {
 			}
 
 			String health = sample.get("/actuator/health");
-			assertThat(health).contains("\"redis\":{\"details\":{\"slotsCovered\":16384").endsWith("\"status\":\"UP\"}");
+			assertThat(health).contains("\"redis\":{\"details\":{\"slotsCovered\":16384")
+				.endsWith("\"status\":\"UP\"}");
 		}
 	}
 

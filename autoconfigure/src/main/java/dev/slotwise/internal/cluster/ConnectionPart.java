@@ -10,9 +10,10 @@ import org.springframework.data.redis.connection.RedisScriptingCommands;
 import org.springframework.data.redis.connection.RedisStringCommands;
 
 /**
- * What one feature adds to one Slotwise cluster connection. Command layers wrap the connection's string and key
- * commands, the first feature's outermost; a connection mode (the pipeline, the subscriptions) is provided by one
- * feature at most. Every method has a default that adds nothing.
+ * What one feature adds to one Slotwise cluster connection. Command layers wrap the
+ * connection's string and key commands, the first feature's outermost; a connection mode
+ * (the pipeline, the subscriptions) is provided by one feature at most. Every method has
+ * a default that adds nothing.
  */
 public interface ConnectionPart {
 
@@ -39,8 +40,8 @@ public interface ConnectionPart {
 	}
 
 	/**
-	 * Returns the pipeline the connection queues commands in between {@code openPipeline()} and
-	 * {@code closePipeline()}.
+	 * Returns the pipeline the connection queues commands in between
+	 * {@code openPipeline()} and {@code closePipeline()}.
 	 * @return the pipeline, or {@code null} to leave pipelining to Spring Data Redis
 	 */
 	default @Nullable ConnectionPipeline pipeline() {
@@ -65,9 +66,11 @@ public interface ConnectionPart {
 	}
 
 	/**
-	 * Returns the transaction state the connection's {@code multi()}, {@code exec()}, {@code discard()},
-	 * {@code watch()} and {@code unwatch()} delegate to, and whose command groups it hands out while queueing.
-	 * @return the transaction state, or {@code null} to leave transactions to Spring Data Redis
+	 * Returns the transaction state the connection's {@code multi()}, {@code exec()},
+	 * {@code discard()}, {@code watch()} and {@code unwatch()} delegate to, and whose
+	 * command groups it hands out while queueing.
+	 * @return the transaction state, or {@code null} to leave transactions to Spring Data
+	 * Redis
 	 */
 	default @Nullable ClusterTransaction transaction() {
 		return null;

@@ -24,10 +24,11 @@ import org.springframework.data.redis.connection.RedisStringCommands;
 import org.springframework.data.redis.connection.Subscription;
 
 /**
- * The parts the features added to one connection, composed: the command layers in feature order (the first
- * feature's outermost), and the connection modes, each provided by one feature at most. Both Slotwise cluster
- * connections route through it, so that their overrides stay one line each: every method that takes Spring Data
- * Redis's own behaviour ({@code plain}) falls back to it when no feature provides the mode.
+ * The parts the features added to one connection, composed: the command layers in feature
+ * order (the first feature's outermost), and the connection modes, each provided by one
+ * feature at most. Both Slotwise cluster connections route through it, so that their
+ * overrides stay one line each: every method that takes Spring Data Redis's own behaviour
+ * ({@code plain}) falls back to it when no feature provides the mode.
  */
 final class ConnectionParts {
 
@@ -80,7 +81,8 @@ final class ConnectionParts {
 	}
 
 	/**
-	 * Returns the string commands with every feature's layer in front, created once per connection.
+	 * Returns the string commands with every feature's layer in front, created once per
+	 * connection.
 	 * @param plain supplies Spring Data Redis's own string commands
 	 * @return the composed commands
 	 */
@@ -89,7 +91,8 @@ final class ConnectionParts {
 	}
 
 	/**
-	 * Returns the key commands with every feature's layer in front, created once per connection.
+	 * Returns the key commands with every feature's layer in front, created once per
+	 * connection.
 	 * @param plain supplies Spring Data Redis's own key commands
 	 * @return the composed commands
 	 */
@@ -98,7 +101,8 @@ final class ConnectionParts {
 	}
 
 	/**
-	 * Returns the scripting commands with every feature's layer in front, created once per connection.
+	 * Returns the scripting commands with every feature's layer in front, created once
+	 * per connection.
 	 * @param plain supplies Spring Data Redis's own scripting commands
 	 * @return the composed commands
 	 */
@@ -117,8 +121,8 @@ final class ConnectionParts {
 	}
 
 	/**
-	 * Returns a command group: the open pipeline's, else the queueing transaction's (whose groups route each call to
-	 * the slot's master), else the connection's own.
+	 * Returns a command group: the open pipeline's, else the queueing transaction's
+	 * (whose groups route each call to the slot's master), else the connection's own.
 	 * @param group the command group's interface
 	 * @param direct supplies the connection's own command group
 	 * @return the command group to use
@@ -133,7 +137,8 @@ final class ConnectionParts {
 	}
 
 	/**
-	 * Returns the string commands as {@link #commands} does, the connection's own with every feature's layer in front.
+	 * Returns the string commands as {@link #commands} does, the connection's own with
+	 * every feature's layer in front.
 	 * @param plain supplies Spring Data Redis's own string commands
 	 * @return the string commands to use
 	 */
@@ -142,7 +147,8 @@ final class ConnectionParts {
 	}
 
 	/**
-	 * Returns the key commands as {@link #commands} does, the connection's own with every feature's layer in front.
+	 * Returns the key commands as {@link #commands} does, the connection's own with every
+	 * feature's layer in front.
 	 * @param plain supplies Spring Data Redis's own key commands
 	 * @return the key commands to use
 	 */
@@ -151,8 +157,8 @@ final class ConnectionParts {
 	}
 
 	/**
-	 * Returns the scripting commands as {@link #commands} does, the connection's own with every feature's layer in
-	 * front.
+	 * Returns the scripting commands as {@link #commands} does, the connection's own with
+	 * every feature's layer in front.
 	 * @param plain supplies Spring Data Redis's own scripting commands
 	 * @return the scripting commands to use
 	 */
@@ -161,8 +167,8 @@ final class ConnectionParts {
 	}
 
 	/**
-	 * Runs a raw command, refused while a transaction queues or the pipeline is open: it would run at once, outside
-	 * the transaction or the pipeline's results.
+	 * Runs a raw command, refused while a transaction queues or the pipeline is open: it
+	 * would run at once, outside the transaction or the pipeline's results.
 	 * @param command the command
 	 * @param args its arguments
 	 * @param plain Spring Data Redis's {@code execute}
@@ -234,7 +240,8 @@ final class ConnectionParts {
 	}
 
 	/**
-	 * Runs an action on the connection mode a feature provides, or Spring Data Redis's own without one.
+	 * Runs an action on the connection mode a feature provides, or Spring Data Redis's
+	 * own without one.
 	 */
 	private static <T> void runOn(@Nullable T mode, Consumer<T> action, Runnable plain) {
 		if (mode == null) {
@@ -273,10 +280,12 @@ final class ConnectionParts {
 	}
 
 	/**
-	 * Subscribes channels through the feature that provides the connection's subscriptions.
+	 * Subscribes channels through the feature that provides the connection's
+	 * subscriptions.
 	 * @param listener the listener
 	 * @param channels the channels
-	 * @param pipelinedOrQueueing whether the connection pipelines or queues, which refuses a subscription
+	 * @param pipelinedOrQueueing whether the connection pipelines or queues, which
+	 * refuses a subscription
 	 * @param plain Spring Data Redis's {@code subscribe}
 	 */
 	void subscribe(MessageListener listener, byte[][] channels, boolean pipelinedOrQueueing,
@@ -287,10 +296,12 @@ final class ConnectionParts {
 	}
 
 	/**
-	 * Subscribes patterns through the feature that provides the connection's subscriptions.
+	 * Subscribes patterns through the feature that provides the connection's
+	 * subscriptions.
 	 * @param listener the listener
 	 * @param patterns the patterns
-	 * @param pipelinedOrQueueing whether the connection pipelines or queues, which refuses a subscription
+	 * @param pipelinedOrQueueing whether the connection pipelines or queues, which
+	 * refuses a subscription
 	 * @param plain Spring Data Redis's {@code pSubscribe}
 	 */
 	void pSubscribe(MessageListener listener, byte[][] patterns, boolean pipelinedOrQueueing,
@@ -366,7 +377,8 @@ final class ConnectionParts {
 	}
 
 	/**
-	 * A command group with every feature's layer in front, created on first use and kept for the connection.
+	 * A command group with every feature's layer in front, created on first use and kept
+	 * for the connection.
 	 */
 	private final class Layered<T> {
 
@@ -393,7 +405,8 @@ final class ConnectionParts {
 	}
 
 	/**
-	 * A connection mode that one feature at most may provide: a connection cannot pipeline two ways.
+	 * A connection mode that one feature at most may provide: a connection cannot
+	 * pipeline two ways.
 	 */
 	private static final class Mode<T> {
 

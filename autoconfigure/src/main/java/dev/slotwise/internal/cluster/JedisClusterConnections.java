@@ -19,8 +19,9 @@ import org.springframework.data.redis.connection.ClusterTopologyProvider;
 import org.springframework.data.redis.connection.jedis.JedisClusterConnection;
 
 /**
- * Makes a {@link SlotwiseJedisConnectionFactory} hand out {@link SlotwiseJedisClusterConnection}s composed of the
- * features the application left on. With no feature on, Spring Data Redis's own connections stay.
+ * Makes a {@link SlotwiseJedisConnectionFactory} hand out
+ * {@link SlotwiseJedisClusterConnection}s composed of the features the application left
+ * on. With no feature on, Spring Data Redis's own connections stay.
  */
 public final class JedisClusterConnections implements SlotwiseJedisConnectionFactoryCustomizer {
 
@@ -42,7 +43,8 @@ public final class JedisClusterConnections implements SlotwiseJedisConnectionFac
 	 * @param features the features, in order (the first one's command layer outermost)
 	 * @param settings the limits of node batches
 	 * @param readFrom where reads may go
-	 * @param executor supplies the executor of node batches when a feature first needs it; owned by the caller
+	 * @param executor supplies the executor of node batches when a feature first needs
+	 * it; owned by the caller
 	 */
 	public JedisClusterConnections(List<JedisClusterFeature> features, MultiKeySettings settings,
 			MultiKeyReadFrom readFrom, Supplier<MultiKeyExecutor> executor) {
@@ -60,19 +62,24 @@ public final class JedisClusterConnections implements SlotwiseJedisConnectionFac
 		if (this.features.isEmpty()) {
 			return;
 		}
-		logger.debug("Jedis cluster connections composed of " + this.features.stream().map(JedisClusterFeature::name).toList());
+		logger.debug("Jedis cluster connections composed of "
+				+ this.features.stream().map(JedisClusterFeature::name).toList());
 		factory.claimClusterConnections(CONTRIBUTOR, new ConnectionReplacer(factory));
 	}
 
 	/**
-	 * Hands out a {@link SlotwiseJedisClusterConnection} over the same client, topology provider and command
-	 * executor in place of the connection Spring Data Redis built (which holds no resources of its own).
+	 * Hands out a {@link SlotwiseJedisClusterConnection} over the same client, topology
+	 * provider and command executor in place of the connection Spring Data Redis built
+	 * (which holds no resources of its own).
 	 */
 	private final class ConnectionReplacer implements UnaryOperator<JedisClusterConnection> {
 
 		private final SlotwiseJedisConnectionFactory factory;
 
-		/** The features started once per factory start: a restarted factory has a new client and provider. */
+		/**
+		 * The features started once per factory start: a restarted factory has a new
+		 * client and provider.
+		 */
 		private final EngineHolder<Running, List<Started<ConnectionView>>> started = new EngineHolder<>(this::start);
 
 		ConnectionReplacer(SlotwiseJedisConnectionFactory factory) {

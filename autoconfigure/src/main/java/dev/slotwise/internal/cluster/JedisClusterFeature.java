@@ -5,8 +5,9 @@ import java.util.function.Function;
 import org.springframework.util.Assert;
 
 /**
- * A feature of Slotwise's Jedis cluster connections, registered as a bean by its own auto-configuration. Features
- * know nothing of each other: each is started on the {@link JedisClusterRuntime} they share.
+ * A feature of Slotwise's Jedis cluster connections, registered as a bean by its own
+ * auto-configuration. Features know nothing of each other: each is started on the
+ * {@link JedisClusterRuntime} they share.
  */
 public interface JedisClusterFeature {
 
@@ -17,7 +18,8 @@ public interface JedisClusterFeature {
 	String name();
 
 	/**
-	 * Starts the feature once per start of a connection factory (a restarted factory has a new client).
+	 * Starts the feature once per start of a connection factory (a restarted factory has
+	 * a new client).
 	 * @param runtime what the factory's features share
 	 * @return what the feature adds to each connection
 	 */

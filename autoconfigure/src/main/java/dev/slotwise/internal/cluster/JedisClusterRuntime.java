@@ -12,9 +12,10 @@ import org.springframework.data.redis.connection.ClusterTopologyProvider;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * What the features of one started Jedis connection factory share: the cluster client, the topology provider, the
- * executor of node batches and the node transport (slot routing, node pools, redirects), each created once, the
- * executor and the transport only when a feature asks for them.
+ * What the features of one started Jedis connection factory share: the cluster client,
+ * the topology provider, the executor of node batches and the node transport (slot
+ * routing, node pools, redirects), each created once, the executor and the transport only
+ * when a feature asks for them.
  */
 public final class JedisClusterRuntime {
 
@@ -64,7 +65,8 @@ public final class JedisClusterRuntime {
 	}
 
 	/**
-	 * Returns the limits of node batches ({@code slotwise.multikey.*}), which pipelines follow too.
+	 * Returns the limits of node batches ({@code slotwise.multikey.*}), which pipelines
+	 * follow too.
 	 * @return the settings
 	 */
 	public MultiKeySettings settings() {
@@ -80,8 +82,9 @@ public final class JedisClusterRuntime {
 	}
 
 	/**
-	 * Returns the node transport, creating it on first call: one per started factory, so that every feature routes
-	 * by the same slot snapshot and borrows from the same node pools.
+	 * Returns the node transport, creating it on first call: one per started factory, so
+	 * that every feature routes by the same slot snapshot and borrows from the same node
+	 * pools.
 	 * @return the transport
 	 */
 	public JedisNodeTransport transport() {

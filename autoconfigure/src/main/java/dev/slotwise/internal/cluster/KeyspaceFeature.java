@@ -19,8 +19,9 @@ import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.util.Assert;
 
 /**
- * Cluster-wide {@code scan(ScanOptions)} and {@code keys(byte[])}, one walk per master in parallel, and cache clears
- * on every master ({@code slotwise.keyspace.enabled}), imperative on both clients and reactive on Lettuce.
+ * Cluster-wide {@code scan(ScanOptions)} and {@code keys(byte[])}, one walk per master in
+ * parallel, and cache clears on every master ({@code slotwise.keyspace.enabled}),
+ * imperative on both clients and reactive on Lettuce.
  */
 public final class KeyspaceFeature {
 
@@ -35,7 +36,8 @@ public final class KeyspaceFeature {
 	}
 
 	/**
-	 * Returns the feature over Jedis: the walks' commands on the node pools, run on the shared executor.
+	 * Returns the feature over Jedis: the walks' commands on the node pools, run on the
+	 * shared executor.
 	 * @param settings the walks' limits
 	 * @param observers supplies what sees each scan, asked when the feature starts
 	 * @return the feature
@@ -52,8 +54,9 @@ public final class KeyspaceFeature {
 	}
 
 	/**
-	 * Returns the feature over Lettuce: asynchronous commands on the node connections of the connection's native
-	 * cluster connection; the reactive connections' {@code scan} and {@code keys} walk the factory's.
+	 * Returns the feature over Lettuce: asynchronous commands on the node connections of
+	 * the connection's native cluster connection; the reactive connections' {@code scan}
+	 * and {@code keys} walk the factory's.
 	 * @param settings the walks' limits
 	 * @param observers supplies what sees each scan, asked when the feature starts
 	 * @return the feature
@@ -62,14 +65,16 @@ public final class KeyspaceFeature {
 		check(settings, observers);
 		return LettuceClusterFeature.of(NAME, (runtime) -> {
 			ScanObserver observer = observers.get();
-			// The reactive scan and keys walk the factory's native connection; their node failures ask for the same
+			// The reactive scan and keys walk the factory's native connection; their node
+			// failures ask for the same
 			// (rate-limited) partition refresh as every other feature's.
 			runtime.factory()
 				.setReactiveKeyspace(new LettuceReactiveKeyspace(runtime.factory()::getOrCreateNativeClusterConnection,
 						(nativeConnection) -> KeyspaceSupport.lettuce(settings, observer, nativeConnection,
 								() -> runtime.refreshTopology(System.nanoTime()))));
 			return (connection) -> {
-				// Created on first use, over the same native connection as the connection's other features.
+				// Created on first use, over the same native connection as the
+				// connection's other features.
 				EngineHolder<StatefulRedisClusterConnection<byte[], byte[]>, KeyspaceCommands> keyspace = new EngineHolder<>(
 						(nativeConnection) -> KeyspaceSupport.lettuce(settings, observer, nativeConnection,
 								() -> connection.invalidateTopology(System.nanoTime())));
@@ -89,15 +94,16 @@ public final class KeyspaceFeature {
 			return RedisKeyCommands.class.getMethod(name, parameter);
 		}
 		catch (NoSuchMethodException ex) {
-			throw new IllegalStateException("Spring Data Redis has no RedisKeyCommands." + name + "("
-					+ parameter.getSimpleName() + ")", ex);
+			throw new IllegalStateException(
+					"Spring Data Redis has no RedisKeyCommands." + name + "(" + parameter.getSimpleName() + ")", ex);
 		}
 	}
 
 	/**
-	 * The key walks in front of one connection's key commands: {@code scan(ScanOptions)} and {@code keys(byte[])}
-	 * walk every master. A dynamic proxy, as the multi-key layer is: {@link RedisKeyCommands} has dozens of methods
-	 * and gains more in every Spring Data Redis release.
+	 * The key walks in front of one connection's key commands: {@code scan(ScanOptions)}
+	 * and {@code keys(byte[])} walk every master. A dynamic proxy, as the multi-key layer
+	 * is: {@link RedisKeyCommands} has dozens of methods and gains more in every Spring
+	 * Data Redis release.
 	 */
 	private record KeyWalkLayer(Supplier<KeyspaceCommands> keyspace, BooleanSupplier bypass) implements ConnectionPart {
 

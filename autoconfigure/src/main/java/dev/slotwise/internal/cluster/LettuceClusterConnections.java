@@ -11,9 +11,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Makes a {@link SlotwiseLettuceConnectionFactory} hand out {@link SlotwiseLettuceClusterConnection}s composed of
- * the features the application left on, and lets each feature set the factory's reactive hooks. With no feature on,
- * Spring Data Redis's own connections stay.
+ * Makes a {@link SlotwiseLettuceConnectionFactory} hand out
+ * {@link SlotwiseLettuceClusterConnection}s composed of the features the application left
+ * on, and lets each feature set the factory's reactive hooks. With no feature on, Spring
+ * Data Redis's own connections stay.
  */
 public final class LettuceClusterConnections implements SlotwiseLettuceConnectionFactoryCustomizer {
 
@@ -32,8 +33,8 @@ public final class LettuceClusterConnections implements SlotwiseLettuceConnectio
 	 * Creates the composition.
 	 * @param features the features, in order (the first one's command layer outermost)
 	 * @param settings the limits of node batches
-	 * @param minRefreshInterval the least time between two partition reloads the features ask for
-	 * ({@code slotwise.topology.min-refresh-interval})
+	 * @param minRefreshInterval the least time between two partition reloads the features
+	 * ask for ({@code slotwise.topology.min-refresh-interval})
 	 */
 	public LettuceClusterConnections(List<LettuceClusterFeature> features, MultiKeySettings settings,
 			Duration minRefreshInterval) {
@@ -56,8 +57,8 @@ public final class LettuceClusterConnections implements SlotwiseLettuceConnectio
 		logger.debug("Lettuce cluster connections composed of "
 				+ this.features.stream().map(LettuceClusterFeature::name).toList());
 		LettuceClusterRuntime runtime = new LettuceClusterRuntime(factory, this.settings, this.minRefreshInterval);
-		List<Started<LettuceConnectionView>> started = ConnectionParts.start(this.features,
-				LettuceClusterFeature::name, (feature) -> feature.start(runtime));
+		List<Started<LettuceConnectionView>> started = ConnectionParts.start(this.features, LettuceClusterFeature::name,
+				(feature) -> feature.start(runtime));
 		factory.claimClusterConnections(CONTRIBUTOR,
 				(shared, provider, topologyProvider, executor, timeout) -> new SlotwiseLettuceClusterConnection(shared,
 						provider, topologyProvider, executor, timeout, runtime, started));

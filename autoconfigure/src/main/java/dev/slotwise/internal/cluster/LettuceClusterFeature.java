@@ -5,8 +5,9 @@ import java.util.function.Function;
 import org.springframework.util.Assert;
 
 /**
- * A feature of Slotwise's Lettuce cluster connections, registered as a bean by its own auto-configuration. Features
- * know nothing of each other: each is started on the {@link LettuceClusterRuntime} they share.
+ * A feature of Slotwise's Lettuce cluster connections, registered as a bean by its own
+ * auto-configuration. Features know nothing of each other: each is started on the
+ * {@link LettuceClusterRuntime} they share.
  */
 public interface LettuceClusterFeature {
 
@@ -17,8 +18,8 @@ public interface LettuceClusterFeature {
 	String name();
 
 	/**
-	 * Starts the feature once per connection factory, before the factory starts; a feature may also set the factory's
-	 * reactive hooks here.
+	 * Starts the feature once per connection factory, before the factory starts; a
+	 * feature may also set the factory's reactive hooks here.
 	 * @param runtime what the factory's features share
 	 * @return what the feature adds to each connection
 	 */
@@ -30,7 +31,8 @@ public interface LettuceClusterFeature {
 	 * @param start starts the feature (see {@link #start})
 	 * @return the feature
 	 */
-	static LettuceClusterFeature of(String name, Function<LettuceClusterRuntime, StartedFeature<LettuceConnectionView>> start) {
+	static LettuceClusterFeature of(String name,
+			Function<LettuceClusterRuntime, StartedFeature<LettuceConnectionView>> start) {
 		Assert.hasText(name, "'name' must not be empty");
 		Assert.notNull(start, "'start' must not be null");
 		return new LettuceClusterFeature() {

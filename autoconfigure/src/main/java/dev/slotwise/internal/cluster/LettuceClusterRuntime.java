@@ -7,9 +7,9 @@ import dev.slotwise.internal.multikey.AskingConnection;
 import dev.slotwise.internal.multikey.MultiKeySettings;
 
 /**
- * What the features of one Lettuce connection factory share: the factory, the limits of node batches, the
- * connections opened for {@code ASK} redirects and the rate-limited partition refresh that the features' node
- * failures and redirects ask for.
+ * What the features of one Lettuce connection factory share: the factory, the limits of
+ * node batches, the connections opened for {@code ASK} redirects and the rate-limited
+ * partition refresh that the features' node failures and redirects ask for.
  */
 public final class LettuceClusterRuntime {
 
@@ -54,8 +54,9 @@ public final class LettuceClusterRuntime {
 	}
 
 	/**
-	 * Asks for a partition refresh on behalf of work routed at {@code routedAt}: rate-limited, single-flight, and
-	 * nothing when the client applied a topology change since then.
+	 * Asks for a partition refresh on behalf of work routed at {@code routedAt}:
+	 * rate-limited, single-flight, and nothing when the client applied a topology change
+	 * since then.
 	 * @param routedAt when the work was routed, from {@link System#nanoTime()}
 	 */
 	public void refreshTopology(long routedAt) {

@@ -10,9 +10,9 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 
 /**
- * Asks Lettuce to reload its partitions after a {@code MOVED} reply or a node failure seen by the engine: at most
- * one reload in flight and at most one per minimum interval, so that a burst of redirects cannot storm the
- * cluster.
+ * Asks Lettuce to reload its partitions after a {@code MOVED} reply or a node failure
+ * seen by the engine: at most one reload in flight and at most one per minimum interval,
+ * so that a burst of redirects cannot storm the cluster.
  */
 final class LettucePartitionRefresher {
 
@@ -31,9 +31,10 @@ final class LettucePartitionRefresher {
 	}
 
 	/**
-	 * Asks for a reload on behalf of a call routed at {@code routedAt}; nothing when the client applied a
-	 * topology change since then, which explains what the call saw (issue 19: in a fleet, the calls in flight
-	 * when a failover is found fail or time out just after it, and each asked for one more refresh).
+	 * Asks for a reload on behalf of a call routed at {@code routedAt}; nothing when the
+	 * client applied a topology change since then, which explains what the call saw
+	 * (issue 19: in a fleet, the calls in flight when a failover is found fail or time
+	 * out just after it, and each asked for one more refresh).
 	 */
 	void refresh(long routedAt) {
 		long now = System.nanoTime();

@@ -15,8 +15,9 @@ import reactor.core.publisher.Mono;
 import org.springframework.data.redis.core.ScanOptions;
 
 /**
- * Hands the reactive connections' {@code scan} and {@code keys} to the key walks over the factory's current native
- * connection (the one the reactive multi-key calls use), created again when the factory restarted.
+ * Hands the reactive connections' {@code scan} and {@code keys} to the key walks over the
+ * factory's current native connection (the one the reactive multi-key calls use), created
+ * again when the factory restarted.
  */
 final class LettuceReactiveKeyspace implements ReactiveKeyspace {
 
@@ -36,13 +37,15 @@ final class LettuceReactiveKeyspace implements ReactiveKeyspace {
 
 	@Override
 	public Flux<ByteBuffer> scan(ScanOptions options) {
-		// Not deferred: the key walks tell a cache clear's scan (for the meters) from the caller's stack.
+		// Not deferred: the key walks tell a cache clear's scan (for the meters) from the
+		// caller's stack.
 		return keyspace().scanReactive(options);
 	}
 
 	@Override
 	public Mono<List<ByteBuffer>> keys(ByteBuffer pattern) {
-		// Not deferred: the key walks decide at the call whether a cache clear is calling (from the caller's stack).
+		// Not deferred: the key walks decide at the call whether a cache clear is calling
+		// (from the caller's stack).
 		return keyspace().keysReactive(pattern);
 	}
 

@@ -16,8 +16,9 @@ import org.springframework.data.redis.connection.RedisStringCommands;
 import org.springframework.util.Assert;
 
 /**
- * Cross-slot {@code mGet}, {@code mSet}, {@code del}, {@code unlink} and {@code exists} on the multi-key engine
- * ({@code slotwise.multikey.enabled}), imperative on both clients and reactive on Lettuce.
+ * Cross-slot {@code mGet}, {@code mSet}, {@code del}, {@code unlink} and {@code exists}
+ * on the multi-key engine ({@code slotwise.multikey.enabled}), imperative on both clients
+ * and reactive on Lettuce.
  */
 public final class MultiKeyFeature {
 
@@ -28,9 +29,10 @@ public final class MultiKeyFeature {
 	}
 
 	/**
-	 * Returns the feature over Jedis: node batches on the shared node transport and executor.
-	 * @param observers supplies what sees each cross-slot call and redirect, asked when the feature starts (so that a
-	 * client nobody uses gets no meters)
+	 * Returns the feature over Jedis: node batches on the shared node transport and
+	 * executor.
+	 * @param observers supplies what sees each cross-slot call and redirect, asked when
+	 * the feature starts (so that a client nobody uses gets no meters)
 	 * @return the feature
 	 */
 	public static JedisClusterFeature jedis(Supplier<MultiKeyObserver> observers) {
@@ -43,11 +45,12 @@ public final class MultiKeyFeature {
 	}
 
 	/**
-	 * Returns the feature over Lettuce: node batches written on Lettuce's own node connections (no extra threads; one
-	 * extra connection per node, opened only when a slot migration answers {@code ASK}); the reactive cluster
-	 * connections run the same calls on the engine without blocking.
-	 * @param observers supplies what sees each cross-slot call and redirect, asked when the feature starts (so that a
-	 * client nobody uses gets no meters)
+	 * Returns the feature over Lettuce: node batches written on Lettuce's own node
+	 * connections (no extra threads; one extra connection per node, opened only when a
+	 * slot migration answers {@code ASK}); the reactive cluster connections run the same
+	 * calls on the engine without blocking.
+	 * @param observers supplies what sees each cross-slot call and redirect, asked when
+	 * the feature starts (so that a client nobody uses gets no meters)
 	 * @return the feature
 	 */
 	public static LettuceClusterFeature lettuce(Supplier<MultiKeyObserver> observers) {
@@ -55,15 +58,18 @@ public final class MultiKeyFeature {
 		return LettuceClusterFeature.of(NAME, (runtime) -> {
 			MultiKeyObserver observer = observers.get();
 			MultiKeySettings settings = runtime.settings();
-			// Reactive calls share the imperative path's native connection (or, with sharing off, run over one of the
+			// Reactive calls share the imperative path's native connection (or, with
+			// sharing off, run over one of the
 			// factory's own), ASK connection and partition refresh.
 			runtime.factory()
-				.setReactiveMultiKeyRouter(
-						new LettuceReactiveMultiKey(runtime.factory()::getOrCreateNativeClusterConnection,
-								(nativeConnection) -> new MultiKeyEngine(new LettuceNodeTransport(nativeConnection,
-										runtime.asking(), runtime::refreshTopology), settings, observer)));
+				.setReactiveMultiKeyRouter(new LettuceReactiveMultiKey(
+						runtime.factory()::getOrCreateNativeClusterConnection,
+						(nativeConnection) -> new MultiKeyEngine(
+								new LettuceNodeTransport(nativeConnection, runtime.asking(), runtime::refreshTopology),
+								settings, observer)));
 			return (connection) -> {
-				// Created on first use, so that a dedicated connection (when sharing is off) opens only when a
+				// Created on first use, so that a dedicated connection (when sharing is
+				// off) opens only when a
 				// cross-slot call needs it.
 				EngineHolder<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engine = new EngineHolder<>(
 						(nativeConnection) -> new MultiKeyEngine(new LettuceNodeTransport(nativeConnection,
@@ -92,7 +98,8 @@ public final class MultiKeyFeature {
 
 	private static void check(Supplier<MultiKeyObserver> observers) {
 		Assert.notNull(observers, "'observers' must not be null");
-		// Fails start-up, naming the method, should Spring Data Redis no longer have a method the engine serves.
+		// Fails start-up, naming the method, should Spring Data Redis no longer have a
+		// method the engine serves.
 		MultiKeyCommands.requireInterceptedMethods();
 	}
 

@@ -18,9 +18,10 @@ import org.springframework.data.redis.connection.RedisStringCommands;
 import org.springframework.util.Assert;
 
 /**
- * The near cache in front of template reads of keys under {@code slotwise.near-cache.key-prefixes}
- * ({@code slotwise.near-cache.enabled}): the outermost command layer, so that an {@code mGet}'s misses go on through
- * the multi-key engine. Its tracking starts on a factory's client when the first connection opens.
+ * The near cache in front of template reads of keys under
+ * {@code slotwise.near-cache.key-prefixes} ({@code slotwise.near-cache.enabled}): the
+ * outermost command layer, so that an {@code mGet}'s misses go on through the multi-key
+ * engine. Its tracking starts on a factory's client when the first connection opens.
  */
 public final class NearCacheFeature {
 
@@ -42,7 +43,8 @@ public final class NearCacheFeature {
 	/**
 	 * Returns the feature over Jedis, with the reads sent to Redis observed.
 	 * @param nearCache the near cache, owned by the caller
-	 * @param observer what watches the reads that missed, resolved when the factory starts
+	 * @param observer what watches the reads that missed, resolved when the factory
+	 * starts
 	 * @return the feature
 	 */
 	public static JedisClusterFeature jedis(NearCacheRuntime nearCache, Supplier<RemoteReadObserver> observer) {
@@ -68,7 +70,8 @@ public final class NearCacheFeature {
 	/**
 	 * Returns the feature over Lettuce, with the reads sent to Redis observed.
 	 * @param nearCache the near cache, owned by the caller
-	 * @param observer what watches the reads that missed, resolved when the factory starts
+	 * @param observer what watches the reads that missed, resolved when the factory
+	 * starts
 	 * @return the feature
 	 */
 	public static LettuceClusterFeature lettuce(NearCacheRuntime nearCache, Supplier<RemoteReadObserver> observer) {
@@ -83,7 +86,8 @@ public final class NearCacheFeature {
 							() -> runtime.refreshTopology(System.nanoTime()));
 				}
 			};
-			// Reactive reads too: a reactive application may never open an imperative connection.
+			// Reactive reads too: a reactive application may never open an imperative
+			// connection.
 			runtime.factory().setReactiveNearCache(new NearCacheBuffers(nearCache.cache(), ensureTracking));
 			return (connection) -> {
 				ensureTracking.run();
@@ -97,7 +101,8 @@ public final class NearCacheFeature {
 
 			@Override
 			public RedisStringCommands strings(RedisStringCommands next) {
-				// Observed behind the near cache, where only the reads that missed arrive: a hit costs nothing more.
+				// Observed behind the near cache, where only the reads that missed
+				// arrive: a hit costs nothing more.
 				RedisStringCommands behind = (remote == RemoteReadObserver.NONE) ? next
 						: RemoteReads.strings(cache, next, remote, connection::isPipelinedOrQueueing);
 				return NearCacheCommands.strings(cache, behind, connection::isPipelinedOrQueueing);

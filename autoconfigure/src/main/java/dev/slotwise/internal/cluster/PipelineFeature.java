@@ -12,8 +12,9 @@ import org.springframework.data.redis.connection.RedisKeyCommands;
 import org.springframework.util.Assert;
 
 /**
- * {@code executePipelined} on a cluster over Jedis, which Spring Data Redis refuses ({@code slotwise.pipeline.enabled}).
- * Over Lettuce, Spring Data Redis pipelines on a cluster itself: the feature has no Lettuce part.
+ * {@code executePipelined} on a cluster over Jedis, which Spring Data Redis refuses
+ * ({@code slotwise.pipeline.enabled}). Over Lettuce, Spring Data Redis pipelines on a
+ * cluster itself: the feature has no Lettuce part.
  */
 public final class PipelineFeature {
 
@@ -24,8 +25,9 @@ public final class PipelineFeature {
 	}
 
 	/**
-	 * Returns the feature over Jedis: node batches on the shared node transport and executor, the pipeline's cross-slot
-	 * multi-key commands on the connection's own commands (the multi-key engine when that feature is on).
+	 * Returns the feature over Jedis: node batches on the shared node transport and
+	 * executor, the pipeline's cross-slot multi-key commands on the connection's own
+	 * commands (the multi-key engine when that feature is on).
 	 * @param observers supplies what sees each pipeline, asked when the feature starts
 	 * @return the feature
 	 */
@@ -39,8 +41,8 @@ public final class PipelineFeature {
 					transport::invalidateTopology, runtime.executor().executor(), settings.maxCommandsPerPipeline(),
 					settings.maxRedirects(), observer);
 			return (connection) -> {
-				ConnectionPipeline pipeline = pipelining.forConnection(
-						(group) -> (group == RedisKeyCommands.class) ? connection.directKeys() : connection.directStrings());
+				ConnectionPipeline pipeline = pipelining.forConnection((group) -> (group == RedisKeyCommands.class)
+						? connection.directKeys() : connection.directStrings());
 				return new ConnectionPart() {
 
 					@Override

@@ -16,9 +16,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * Subscriptions across the cluster ({@code slotwise.pubsub.enabled}): keyspace and keyevent channels and patterns on
- * every master (each notifies of its own keys only), following failovers and new masters; other channels on one
- * master.
+ * Subscriptions across the cluster ({@code slotwise.pubsub.enabled}): keyspace and
+ * keyevent channels and patterns on every master (each notifies of its own keys only),
+ * following failovers and new masters; other channels on one master.
  */
 public final class PubSubFeature {
 
@@ -31,7 +31,8 @@ public final class PubSubFeature {
 	/**
 	 * Returns the feature over Jedis.
 	 * @param pubSubRuntime the threads of cluster subscriptions, owned by the caller
-	 * @param observers supplies what sees subscriptions and messages, asked when the feature starts
+	 * @param observers supplies what sees subscriptions and messages, asked when the
+	 * feature starts
 	 * @return the feature
 	 */
 	public static JedisClusterFeature jedis(PubSubRuntime pubSubRuntime, Supplier<PubSubObserver> observers) {
@@ -46,7 +47,8 @@ public final class PubSubFeature {
 	/**
 	 * Returns the feature over Lettuce.
 	 * @param pubSubRuntime the threads of cluster subscriptions, owned by the caller
-	 * @param observers supplies what sees subscriptions and messages, asked when the feature starts
+	 * @param observers supplies what sees subscriptions and messages, asked when the
+	 * feature starts
 	 * @return the feature
 	 */
 	public static LettuceClusterFeature lettuce(PubSubRuntime pubSubRuntime, Supplier<PubSubObserver> observers) {
@@ -55,7 +57,8 @@ public final class PubSubFeature {
 			PubSubBinding binding = new PubSubBinding(runtime.factory(), pubSubRuntime, observers.get());
 			return (connection) -> {
 				ClusterPubSub pubSub = binding.current();
-				return (pubSub != null) ? subscriptions(new ConnectionSubscription(pubSub, false)) : ConnectionPart.NONE;
+				return (pubSub != null) ? subscriptions(new ConnectionSubscription(pubSub, false))
+						: ConnectionPart.NONE;
 			};
 		});
 	}

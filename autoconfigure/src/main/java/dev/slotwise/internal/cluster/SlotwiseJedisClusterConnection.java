@@ -23,11 +23,12 @@ import org.springframework.data.redis.connection.Subscription;
 import org.springframework.data.redis.connection.jedis.JedisClusterConnection;
 
 /**
- * A {@link JedisClusterConnection} composed of the features the application left on ({@link JedisClusterFeature}):
- * their layers in front of the string and key commands (cross-slot multi-key commands on the engine, cluster-wide
- * {@code scan} and {@code keys}), the pipeline (Spring Data Redis refuses to pipeline on a cluster: while one is open,
- * every key-based command group queues its calls in it) and the subscriptions across the cluster. Every other command
- * is Spring Data Redis's.
+ * A {@link JedisClusterConnection} composed of the features the application left on
+ * ({@link JedisClusterFeature}): their layers in front of the string and key commands
+ * (cross-slot multi-key commands on the engine, cluster-wide {@code scan} and
+ * {@code keys}), the pipeline (Spring Data Redis refuses to pipeline on a cluster: while
+ * one is open, every key-based command group queues its calls in it) and the
+ * subscriptions across the cluster. Every other command is Spring Data Redis's.
  */
 final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 
@@ -118,8 +119,9 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 	}
 
 	/**
-	 * While pipelined, refuses every call: scripts are not pipelined on a cluster (yet). With the transactions
-	 * feature on, a script whose keys span slots is refused before it is sent.
+	 * While pipelined, refuses every call: scripts are not pipelined on a cluster (yet).
+	 * With the transactions feature on, a script whose keys span slots is refused before
+	 * it is sent.
 	 */
 	@Override
 	public RedisScriptingCommands scriptingCommands() {
@@ -127,7 +129,8 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 	}
 
 	/**
-	 * Refused while pipelined: the raw command would run at once, outside the pipeline's results.
+	 * Refused while pipelined: the raw command would run at once, outside the pipeline's
+	 * results.
 	 */
 	@Override
 	public Object execute(String command, byte[]... args) {
@@ -180,9 +183,9 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 	}
 
 	/**
-	 * Subscribes across the cluster when the pub/sub feature is on: keyspace and keyevent channels and patterns on
-	 * every master (each notifies of its own keys only), following failovers and new masters; other channels on one
-	 * master.
+	 * Subscribes across the cluster when the pub/sub feature is on: keyspace and keyevent
+	 * channels and patterns on every master (each notifies of its own keys only),
+	 * following failovers and new masters; other channels on one master.
 	 */
 	@Override
 	public void subscribe(MessageListener listener, byte[]... channels) {
@@ -190,7 +193,8 @@ final class SlotwiseJedisClusterConnection extends JedisClusterConnection {
 	}
 
 	/**
-	 * Subscribes patterns across the cluster, as {@link #subscribe(MessageListener, byte[]...)} does channels.
+	 * Subscribes patterns across the cluster, as {@link #subscribe(MessageListener,
+	 * byte[]...)} does channels.
 	 */
 	@Override
 	public void pSubscribe(MessageListener listener, byte[]... patterns) {

@@ -27,10 +27,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceClusterConnectio
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
 
 /**
- * A {@link LettuceClusterConnection} composed of the features the application left on ({@link LettuceClusterFeature}):
- * their layers in front of the string and key commands (cross-slot multi-key commands on the engine over Lettuce's
- * node connections, cluster-wide {@code scan} and {@code keys}) and the subscriptions across the cluster. Every other
- * command is Spring Data Redis's.
+ * A {@link LettuceClusterConnection} composed of the features the application left on
+ * ({@link LettuceClusterFeature}): their layers in front of the string and key commands
+ * (cross-slot multi-key commands on the engine over Lettuce's node connections,
+ * cluster-wide {@code scan} and {@code keys}) and the subscriptions across the cluster.
+ * Every other command is Spring Data Redis's.
  */
 final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 
@@ -123,7 +124,8 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 	}
 
 	/**
-	 * While a transaction queues, refuses every call: server commands have no key to choose a slot by.
+	 * While a transaction queues, refuses every call: server commands have no key to
+	 * choose a slot by.
 	 */
 	@Override
 	public RedisClusterServerCommands serverCommands() {
@@ -131,7 +133,8 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 	}
 
 	/**
-	 * With the transactions feature on, a script whose keys span slots is refused before it is sent.
+	 * With the transactions feature on, a script whose keys span slots is refused before
+	 * it is sent.
 	 */
 	@Override
 	public RedisScriptingCommands scriptingCommands() {
@@ -139,7 +142,8 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 	}
 
 	/**
-	 * Refused while a transaction queues: the raw command would run at once, outside the transaction.
+	 * Refused while a transaction queues: the raw command would run at once, outside the
+	 * transaction.
 	 */
 	@Override
 	public Object execute(String command, byte[]... args) {
@@ -194,9 +198,9 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 	}
 
 	/**
-	 * Subscribes across the cluster when the pub/sub feature is on: keyspace and keyevent channels and patterns on
-	 * every master (each notifies of its own keys only), following failovers and new masters; other channels on one
-	 * master.
+	 * Subscribes across the cluster when the pub/sub feature is on: keyspace and keyevent
+	 * channels and patterns on every master (each notifies of its own keys only),
+	 * following failovers and new masters; other channels on one master.
 	 */
 	@Override
 	public void subscribe(MessageListener listener, byte[]... channels) {
@@ -204,7 +208,8 @@ final class SlotwiseLettuceClusterConnection extends LettuceClusterConnection {
 	}
 
 	/**
-	 * Subscribes patterns across the cluster, as {@link #subscribe(MessageListener, byte[]...)} does channels.
+	 * Subscribes patterns across the cluster, as {@link #subscribe(MessageListener,
+	 * byte[]...)} does channels.
 	 */
 	@Override
 	public void pSubscribe(MessageListener listener, byte[]... patterns) {

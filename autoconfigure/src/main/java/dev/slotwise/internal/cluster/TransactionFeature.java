@@ -16,9 +16,11 @@ import org.springframework.data.redis.connection.RedisScriptingCommands;
 import org.springframework.util.Assert;
 
 /**
- * Transactions on a cluster ({@code MULTI}/{@code EXEC}/{@code WATCH} for keys of one slot, which Spring Data Redis
- * refuses there) and scripts whose keys span slots refused before they are sent ({@code slotwise.transactions.enabled}).
- * The transactions run on a connection of their own to the slot's master ({@code dev.slotwise.internal.transaction}).
+ * Transactions on a cluster ({@code MULTI}/{@code EXEC}/{@code WATCH} for keys of one
+ * slot, which Spring Data Redis refuses there) and scripts whose keys span slots refused
+ * before they are sent ({@code slotwise.transactions.enabled}). The transactions run on a
+ * connection of their own to the slot's master
+ * ({@code dev.slotwise.internal.transaction}).
  */
 public final class TransactionFeature {
 
@@ -29,8 +31,9 @@ public final class TransactionFeature {
 	}
 
 	/**
-	 * Returns the feature over Jedis: transactions on connections borrowed from Jedis's node pools, a broken one given
-	 * back on the executor's releaser thread (the executor created when the first one breaks).
+	 * Returns the feature over Jedis: transactions on connections borrowed from Jedis's
+	 * node pools, a broken one given back on the executor's releaser thread (the executor
+	 * created when the first one breaks).
 	 * @param observers supplies what sees each transaction, asked when the feature starts
 	 * @return the feature
 	 */
@@ -39,14 +42,14 @@ public final class TransactionFeature {
 		return JedisClusterFeature.of(NAME, (runtime) -> {
 			TransactionObserver observer = observers.get();
 			Executor releaser = releaser(runtime);
-			return (connection) -> part(JedisTransactions.create(runtime.client(), runtime.topologyProvider(),
-					releaser, connection::isPipelinedOrQueueing, observer));
+			return (connection) -> part(JedisTransactions.create(runtime.client(), runtime.topologyProvider(), releaser,
+					connection::isPipelinedOrQueueing, observer));
 		});
 	}
 
 	/**
-	 * Returns the feature over Lettuce: transactions on dedicated connections to the slot's master (never the shared
-	 * connection), closed when the factory stops.
+	 * Returns the feature over Lettuce: transactions on dedicated connections to the
+	 * slot's master (never the shared connection), closed when the factory stops.
 	 * @param observers supplies what sees each transaction, asked when the feature starts
 	 * @return the feature
 	 */
@@ -64,9 +67,10 @@ public final class TransactionFeature {
 	}
 
 	/**
-	 * The executor's releaser thread, looked up when a connection first breaks: an application whose transactions never
-	 * break a connection does not create the executor. Looked up while the application closes, the executor may be
-	 * refused: the connection is then handled as on a releaser that shut down.
+	 * The executor's releaser thread, looked up when a connection first breaks: an
+	 * application whose transactions never break a connection does not create the
+	 * executor. Looked up while the application closes, the executor may be refused: the
+	 * connection is then handled as on a releaser that shut down.
 	 */
 	private static Executor releaser(JedisClusterRuntime runtime) {
 		return (task) -> {
@@ -82,8 +86,8 @@ public final class TransactionFeature {
 	}
 
 	/**
-	 * The connection's part. Its "pipelined" test is asked only while no transaction queues, when "pipelined or
-	 * queueing" is "pipelined".
+	 * The connection's part. Its "pipelined" test is asked only while no transaction
+	 * queues, when "pipelined or queueing" is "pipelined".
 	 */
 	private static ConnectionPart part(ClusterTransaction transaction) {
 		ScriptSlotCheck scripts = new ScriptSlotCheck();

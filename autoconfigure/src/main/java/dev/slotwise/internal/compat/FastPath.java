@@ -3,10 +3,12 @@ package dev.slotwise.internal.compat;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One way Slotwise goes faster (or knows more) than the library's public API allows, and whether it is active.
+ * One way Slotwise goes faster (or knows more) than the library's public API allows, and
+ * whether it is active.
  *
  * @param name a short stable name, e.g. {@code lettuce-batch-write}
- * @param relies what it relies on, e.g. {@code io.lettuce.core.protocol.DefaultEndpoint.channel}
+ * @param relies what it relies on, e.g.
+ * {@code io.lettuce.core.protocol.DefaultEndpoint.channel}
  * @param fallback what happens instead when it is not active
  * @param problem why it is not active, or {@code null} when it is
  */
@@ -21,7 +23,8 @@ public record FastPath(String name, String relies, String fallback, @Nullable St
 	}
 
 	/**
-	 * Describes the state in one phrase, for logs, health details and Actuator {@code info}.
+	 * Describes the state in one phrase, for logs, health details and Actuator
+	 * {@code info}.
 	 * @return {@code active}, or {@code off} with the problem and the fallback
 	 */
 	public String describe() {

@@ -24,27 +24,34 @@ import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.providers.ConnectionProvider;
 
 /**
- * The one place Slotwise reaches into Jedis: the cluster client's {@link ClusterConnectionProvider}, which Jedis
- * keeps in {@code UnifiedJedis}'s protected {@code provider} field. Its public methods are what Jedis itself uses to
- * renew its slot cache ({@link ClusterConnectionProvider#renewSlotCache()}: the seed nodes first, over new
- * connections, so that their names are resolved again) and to set up the pool of a node
- * ({@link ClusterConnectionProvider#getConnection(HostAndPort)}, as it does for a node its slot table or a redirect
- * names). Jedis has no public way to either: its public trigger is a keyed command that meets a {@code MOVED}.
+ * The one place Slotwise reaches into Jedis: the cluster client's
+ * {@link ClusterConnectionProvider}, which Jedis keeps in {@code UnifiedJedis}'s
+ * protected {@code provider} field. Its public methods are what Jedis itself uses to
+ * renew its slot cache ({@link ClusterConnectionProvider#renewSlotCache()}: the seed
+ * nodes first, over new connections, so that their names are resolved again) and to set
+ * up the pool of a node ({@link ClusterConnectionProvider#getConnection(HostAndPort)}, as
+ * it does for a node its slot table or a redirect names). Jedis has no public way to
+ * either: its public trigger is a keyed command that meets a {@code MOVED}.
  * <p>
  * <p>
- * It also reads the retry settings of a cluster client builder ({@link #retrySettings(ClusterClientBuilder)}), which
- * Jedis keeps in {@code ClusterClientBuilder}'s private {@code maxAttempts} and {@code maxTotalRetriesDuration}
- * fields with setters only, so that a Slotwise default can tell whether the application set them itself.
+ * It also reads the retry settings of a cluster client builder
+ * ({@link #retrySettings(ClusterClientBuilder)}), which Jedis keeps in
+ * {@code ClusterClientBuilder}'s private {@code maxAttempts} and
+ * {@code maxTotalRetriesDuration} fields with setters only, so that a Slotwise default
+ * can tell whether the application set them itself.
  * <p>
- * It replaces the connection provider a cluster client builder would create by one that paces the slot cache renewals
- * Jedis starts after connection failures ({@link #paceRenewals(ClusterClientBuilder, Duration)}): to create the same
- * provider it reads {@code ClusterClientBuilder}'s private {@code nodes} and {@code topologyRefreshPeriod} and
- * {@code AbstractClientBuilder}'s protected {@code clientConfig}, {@code poolConfig}, {@code cache},
- * {@code cacheConfig} and {@code connectionProvider}, which Jedis's builder passes to its own provider.
+ * It replaces the connection provider a cluster client builder would create by one that
+ * paces the slot cache renewals Jedis starts after connection failures
+ * ({@link #paceRenewals(ClusterClientBuilder, Duration)}): to create the same provider it
+ * reads {@code ClusterClientBuilder}'s private {@code nodes} and
+ * {@code topologyRefreshPeriod} and {@code AbstractClientBuilder}'s protected
+ * {@code clientConfig}, {@code poolConfig}, {@code cache}, {@code cacheConfig} and
+ * {@code connectionProvider}, which Jedis's builder passes to its own provider.
  * <p>
- * The fields are looked up once, when this class loads; {@link #slotCache()}, {@link #retrySettingsAccess()} and
- * {@link #renewalPacing()} say whether they were found. When they were not (a Jedis that renamed them), callers fall
- * back as each method says, and start-up logs it once.
+ * The fields are looked up once, when this class loads; {@link #slotCache()},
+ * {@link #retrySettingsAccess()} and {@link #renewalPacing()} say whether they were
+ * found. When they were not (a Jedis that renamed them), callers fall back as each method
+ * says, and start-up logs it once.
  */
 public final class JedisInternals {
 
@@ -157,8 +164,8 @@ public final class JedisInternals {
 	}
 
 	/**
-	 * Describes the access to Jedis's slot cache: renewal from the seed nodes and pools for nodes Jedis's slot cache
-	 * does not list yet.
+	 * Describes the access to Jedis's slot cache: renewal from the seed nodes and pools
+	 * for nodes Jedis's slot cache does not list yet.
 	 * @return the fast path, active when the field was found
 	 */
 	public static FastPath slotCache() {
@@ -171,8 +178,9 @@ public final class JedisInternals {
 	}
 
 	/**
-	 * Describes the access to the retry settings of Jedis's cluster client builder, which tells Slotwise's retry
-	 * duration (the configured timeout) whether the application set Jedis's retry settings itself.
+	 * Describes the access to the retry settings of Jedis's cluster client builder, which
+	 * tells Slotwise's retry duration (the configured timeout) whether the application
+	 * set Jedis's retry settings itself.
 	 * @return the fast path, active when the fields were found
 	 */
 	public static FastPath retrySettingsAccess() {
@@ -185,8 +193,9 @@ public final class JedisInternals {
 	}
 
 	/**
-	 * Describes the pacing of Jedis's slot cache renewals after connection failures, which needs the settings a
-	 * cluster client builder passes to the connection provider it creates.
+	 * Describes the pacing of Jedis's slot cache renewals after connection failures,
+	 * which needs the settings a cluster client builder passes to the connection provider
+	 * it creates.
 	 * @return the fast path, active when the fields were found
 	 */
 	public static FastPath renewalPacing() {
@@ -197,15 +206,18 @@ public final class JedisInternals {
 	}
 
 	/**
-	 * Gives a cluster client builder the connection provider it would create, except that the slot cache renewals
-	 * Jedis starts after connection failures start at most once per interval. The builder is left alone when the
-	 * application set a connection provider or a client-side cache configuration itself (the builder creates that
+	 * Gives a cluster client builder the connection provider it would create, except that
+	 * the slot cache renewals Jedis starts after connection failures start at most once
+	 * per interval. The builder is left alone when the application set a connection
+	 * provider or a client-side cache configuration itself (the builder creates that
 	 * cache only when it builds), or when the fields cannot be read.
-	 * @param builder the builder, after the application's customizer ran, just before it builds
+	 * @param builder the builder, after the application's customizer ran, just before it
+	 * builds
 	 * @param interval the least time between two such renewals
-	 * @return whether the builder got the pacing provider; it then owns the provider, as its own
-	 * @throws redis.clients.jedis.exceptions.JedisException when the provider cannot read the slot table from any
-	 * node, as building would
+	 * @return whether the builder got the pacing provider; it then owns the provider, as
+	 * its own
+	 * @throws redis.clients.jedis.exceptions.JedisException when the provider cannot read
+	 * the slot table from any node, as building would
 	 */
 	@SuppressWarnings("unchecked")
 	public static boolean paceRenewals(ClusterClientBuilder<?> builder, Duration interval) {
@@ -237,8 +249,8 @@ public final class JedisInternals {
 			// Left to the builder, whose validation says what is missing.
 			return false;
 		}
-		builder.connectionProvider(new PacedClusterConnectionProvider(nodes, clientConfig, cache, poolConfig,
-				refreshPeriod, interval));
+		builder.connectionProvider(
+				new PacedClusterConnectionProvider(nodes, clientConfig, cache, poolConfig, refreshPeriod, interval));
 		return true;
 	}
 
@@ -266,8 +278,8 @@ public final class JedisInternals {
 	 * The retry settings of a Jedis cluster client builder.
 	 *
 	 * @param maxAttempts the most attempts of a command
-	 * @param maxTotalRetriesDuration the longest time all attempts of a command take, {@code null} for Jedis's
-	 * default (the socket timeout times the attempts)
+	 * @param maxTotalRetriesDuration the longest time all attempts of a command take,
+	 * {@code null} for Jedis's default (the socket timeout times the attempts)
 	 */
 	public record RetrySettings(int maxAttempts, @Nullable Duration maxTotalRetriesDuration) {
 
@@ -276,7 +288,8 @@ public final class JedisInternals {
 	/**
 	 * Returns the client's cluster connection provider.
 	 * @param client a Jedis cluster client
-	 * @return the provider, or {@code null} when the field cannot be read or holds no cluster provider
+	 * @return the provider, or {@code null} when the field cannot be read or holds no
+	 * cluster provider
 	 */
 	public static @Nullable ClusterConnectionProvider clusterProvider(UnifiedJedis client) {
 		Field field = PROVIDER;
@@ -293,15 +306,17 @@ public final class JedisInternals {
 	}
 
 	/**
-	 * Takes a connection to a node for as long as the caller needs it (a pub/sub or invalidation link), from the node's
-	 * pool. Jedis creates a node's pool only once its slot table names the node, which may lag behind the topology (a
-	 * master just added or promoted, a replica): then the pool is created through the client's connection provider
-	 * ({@link #clusterProvider}), which does exactly that for a given address.
+	 * Takes a connection to a node for as long as the caller needs it (a pub/sub or
+	 * invalidation link), from the node's pool. Jedis creates a node's pool only once its
+	 * slot table names the node, which may lag behind the topology (a master just added
+	 * or promoted, a replica): then the pool is created through the client's connection
+	 * provider ({@link #clusterProvider}), which does exactly that for a given address.
 	 * @param client a Jedis cluster client
 	 * @param host the node's host
 	 * @param port the node's port
 	 * @return the connection; closing it returns it to the pool
-	 * @throws IllegalStateException when Jedis has no pool for the node and its provider cannot be reached
+	 * @throws IllegalStateException when Jedis has no pool for the node and its provider
+	 * cannot be reached
 	 */
 	public static Connection nodeConnection(UnifiedJedis client, String host, int port) {
 		ConnectionPool pool = (client instanceof redis.clients.jedis.RedisClusterClient cluster)
@@ -317,11 +332,13 @@ public final class JedisInternals {
 	}
 
 	/**
-	 * Makes Jedis re-read its slot table from the seed nodes, or from the known nodes when no seed answers, creating
-	 * the pools of nodes it had not seen and dropping those of nodes no longer listed. Does nothing when another
-	 * thread renews at this moment (Jedis runs one renewal at a time and skips the others).
+	 * Makes Jedis re-read its slot table from the seed nodes, or from the known nodes
+	 * when no seed answers, creating the pools of nodes it had not seen and dropping
+	 * those of nodes no longer listed. Does nothing when another thread renews at this
+	 * moment (Jedis runs one renewal at a time and skips the others).
 	 * @param client a Jedis cluster client
-	 * @return whether a renewal was attempted; {@code false} when the slot cache cannot be reached
+	 * @return whether a renewal was attempted; {@code false} when the slot cache cannot
+	 * be reached
 	 */
 	public static boolean renewSlotCache(UnifiedJedis client) {
 		ClusterConnectionProvider provider = clusterProvider(client);
@@ -339,14 +356,17 @@ public final class JedisInternals {
 	}
 
 	/**
-	 * Sets up the pool of a node the way Jedis does for a node its slot table or a redirect names, when it has none
-	 * yet: Jedis creates the pool and lends one connection of it, which goes back at once (so one connection is
-	 * opened). Jedis drops the pool again at a later renewal if its slot table still does not list the node.
+	 * Sets up the pool of a node the way Jedis does for a node its slot table or a
+	 * redirect names, when it has none yet: Jedis creates the pool and lends one
+	 * connection of it, which goes back at once (so one connection is opened). Jedis
+	 * drops the pool again at a later renewal if its slot table still does not list the
+	 * node.
 	 * @param client a Jedis cluster client, open
 	 * @param host the host Jedis keys the pool by
 	 * @param port the port
 	 * @return the node's pool, or {@code null} when the slot cache cannot be reached
-	 * @throws redis.clients.jedis.exceptions.JedisException when the node cannot be reached (Jedis keeps the pool)
+	 * @throws redis.clients.jedis.exceptions.JedisException when the node cannot be
+	 * reached (Jedis keeps the pool)
 	 */
 	public static @Nullable ConnectionPool setUpNode(UnifiedJedis client, String host, int port) {
 		ClusterConnectionProvider provider = clusterProvider(client);

@@ -12,12 +12,14 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.data.redis.connection.RedisClusterNode;
 
 /**
- * The one lookup of a Jedis cluster client's per-node pools. Jedis keys them by the endpoints of
- * {@code CLUSTER SLOTS} and of redirects: the announced hostname when the cluster prefers hostnames, the IP
- * otherwise; Spring Data Redis's topology ({@code CLUSTER NODES}) gives the IP as the node's host and the hostname as
- * its name. A node Slotwise's topology lists but Jedis's slot cache does not yet (a fresh cluster's replica whose
- * replication offset has not reached every node's gossip, a new master) gets its pool set up through Jedis
- * ({@link JedisInternals#setUpNode}), so that replica reads and pre-warm never wait for Jedis's next renewal.
+ * The one lookup of a Jedis cluster client's per-node pools. Jedis keys them by the
+ * endpoints of {@code CLUSTER SLOTS} and of redirects: the announced hostname when the
+ * cluster prefers hostnames, the IP otherwise; Spring Data Redis's topology
+ * ({@code CLUSTER NODES}) gives the IP as the node's host and the hostname as its name. A
+ * node Slotwise's topology lists but Jedis's slot cache does not yet (a fresh cluster's
+ * replica whose replication offset has not reached every node's gossip, a new master)
+ * gets its pool set up through Jedis ({@link JedisInternals#setUpNode}), so that replica
+ * reads and pre-warm never wait for Jedis's next renewal.
  */
 public final class JedisNodePools {
 
@@ -25,7 +27,8 @@ public final class JedisNodePools {
 	}
 
 	/**
-	 * Returns the address Jedis keys a node's pool by, or would key it by once its slot table lists the node.
+	 * Returns the address Jedis keys a node's pool by, or would key it by once its slot
+	 * table lists the node.
 	 * @param node a node of Spring Data Redis's topology
 	 * @param pools the keys of the client's pools
 	 * @return the address, or {@code null} when the node has no valid address
@@ -58,13 +61,15 @@ public final class JedisNodePools {
 	}
 
 	/**
-	 * Returns the pool of a node, set up through Jedis when its slot cache does not list the node yet.
+	 * Returns the pool of a node, set up through Jedis when its slot cache does not list
+	 * the node yet.
 	 * @param client the cluster client, open
 	 * @param pools the client's pools, as just read
 	 * @param node a node of Spring Data Redis's topology
 	 * @return the pool, or {@code null} when Jedis has none and none can be set up (see
 	 * {@link JedisInternals#slotCache()})
-	 * @throws redis.clients.jedis.exceptions.JedisException when a node whose pool is set up cannot be reached
+	 * @throws redis.clients.jedis.exceptions.JedisException when a node whose pool is set
+	 * up cannot be reached
 	 */
 	public static @Nullable ConnectionPool findOrSetUp(RedisClusterClient client, Map<String, ConnectionPool> pools,
 			RedisClusterNode node) {
@@ -81,14 +86,16 @@ public final class JedisNodePools {
 	}
 
 	/**
-	 * Returns the pool of the node a route or redirect names, set up when Jedis does not know the node yet: through
-	 * Jedis's provider, or, when it cannot be reached, through a keyed command that makes Jedis follow the redirect and
-	 * renew its slot cache on {@code MOVED} ({@code EXISTS}: the cheapest keyed command, and it changes nothing).
+	 * Returns the pool of the node a route or redirect names, set up when Jedis does not
+	 * know the node yet: through Jedis's provider, or, when it cannot be reached, through
+	 * a keyed command that makes Jedis follow the redirect and renew its slot cache on
+	 * {@code MOVED} ({@code EXISTS}: the cheapest keyed command, and it changes nothing).
 	 * @param client the cluster client
 	 * @param node the node
 	 * @param key a key of a slot the node serves, for the fallback
 	 * @return the pool
-	 * @throws DataAccessResourceFailureException when the client is closed or cannot get a pool for the node
+	 * @throws DataAccessResourceFailureException when the client is closed or cannot get
+	 * a pool for the node
 	 */
 	public static ConnectionPool forAddress(RedisClusterClient client, NodeAddress node, byte[] key) {
 		ConnectionPool pool = knownOrSetUp(client, node, null);
@@ -103,16 +110,19 @@ public final class JedisNodePools {
 	}
 
 	/**
-	 * Returns the pool of a node named by its address and, when the cluster announces one, its hostname (Jedis keys its
-	 * pools by the endpoints of {@code CLUSTER SLOTS}: the hostname when the cluster prefers them); set up through
-	 * Jedis's provider when its slot cache does not list the node yet (a replica just promoted, a new master).
+	 * Returns the pool of a node named by its address and, when the cluster announces
+	 * one, its hostname (Jedis keys its pools by the endpoints of {@code CLUSTER SLOTS}:
+	 * the hostname when the cluster prefers them); set up through Jedis's provider when
+	 * its slot cache does not list the node yet (a replica just promoted, a new master).
 	 * @param client the cluster client
 	 * @param address the node's address
 	 * @param hostname the node's announced hostname, or {@code null}
 	 * @return the pool
-	 * @throws DataAccessResourceFailureException when the client is closed or cannot get a pool for the node
+	 * @throws DataAccessResourceFailureException when the client is closed or cannot get
+	 * a pool for the node
 	 */
-	public static ConnectionPool forEndpoint(RedisClusterClient client, NodeAddress address, @Nullable String hostname) {
+	public static ConnectionPool forEndpoint(RedisClusterClient client, NodeAddress address,
+			@Nullable String hostname) {
 		ConnectionPool pool = knownOrSetUp(client, address, hostname);
 		if (pool == null) {
 			throw unknown(address);
@@ -121,15 +131,18 @@ public final class JedisNodePools {
 	}
 
 	/**
-	 * The pool Jedis holds for a node (by its address, else by its hostname), or one set up through Jedis's provider.
+	 * The pool Jedis holds for a node (by its address, else by its hostname), or one set
+	 * up through Jedis's provider.
 	 * @throws DataAccessResourceFailureException when the client is closed
 	 */
 	private static @Nullable ConnectionPool knownOrSetUp(RedisClusterClient client, NodeAddress address,
 			@Nullable String hostname) {
 		Map<String, ConnectionPool> pools = client.getClusterNodes();
 		if (pools.isEmpty()) {
-			// An open client always knows its seed nodes; none left means it was closed. Setting up a pool or renewing
-			// the slot cache now would re-create pools on the closed client, leaking their connections.
+			// An open client always knows its seed nodes; none left means it was closed.
+			// Setting up a pool or renewing
+			// the slot cache now would re-create pools on the closed client, leaking
+			// their connections.
 			throw new DataAccessResourceFailureException("The Jedis cluster client is closed");
 		}
 		ConnectionPool pool = pools.get(address.toString());
@@ -144,7 +157,8 @@ public final class JedisNodePools {
 	}
 
 	/**
-	 * Tells whether Jedis keys its pools by hostnames: the cluster prefers hostnames as endpoints.
+	 * Tells whether Jedis keys its pools by hostnames: the cluster prefers hostnames as
+	 * endpoints.
 	 */
 	private static boolean keyedByHostname(Set<String> pools) {
 		for (String key : pools) {

@@ -45,22 +45,25 @@ import org.springframework.util.ClassUtils;
 /**
  * The one place Slotwise reaches into Lettuce:
  * <ul>
- * <li>the Netty channel of a node connection's {@link DefaultEndpoint} (a protected field), on which a node batch is
- * written as one message ({@link #batchWrite()});</li>
- * <li>whether a {@link ReadFrom} keeps its nodes' order, which Lettuce answers only through
- * {@link OrderingReadFromAccessor} (public, but a door to a package-private method: {@link #readFromOrder()});</li>
+ * <li>the Netty channel of a node connection's {@link DefaultEndpoint} (a protected
+ * field), on which a node batch is written as one message ({@link #batchWrite()});</li>
+ * <li>whether a {@link ReadFrom} keeps its nodes' order, which Lettuce answers only
+ * through {@link OrderingReadFromAccessor} (public, but a door to a package-private
+ * method: {@link #readFromOrder()});</li>
  * <li>the endpoint id a connection event is about, behind the package-private
- * {@code ConnectionEventSupport.getEpId()} ({@link #eventEndpointId()}), by which pub/sub tells its own connections'
- * events from those of any other connection to the same node;</li>
- * <li>the {@link CommandListener} a node connection's {@link CommandListenerWriter} notifies (a private field), so that
- * a node batch written as one message still reaches the application's command listeners
- * ({@link #batchWriteListeners()});</li>
- * <li>the {@code MATCH}, {@code COUNT} and {@code TYPE} of {@link ScanArgs}, which it keeps private: read back from
- * the arguments as Lettuce encodes them for the server (public {@code build} and {@code encode}, but a reading of
- * Lettuce's wire format: {@link #scanArgs()}).</li>
+ * {@code ConnectionEventSupport.getEpId()} ({@link #eventEndpointId()}), by which pub/sub
+ * tells its own connections' events from those of any other connection to the same
+ * node;</li>
+ * <li>the {@link CommandListener} a node connection's {@link CommandListenerWriter}
+ * notifies (a private field), so that a node batch written as one message still reaches
+ * the application's command listeners ({@link #batchWriteListeners()});</li>
+ * <li>the {@code MATCH}, {@code COUNT} and {@code TYPE} of {@link ScanArgs}, which it
+ * keeps private: read back from the arguments as Lettuce encodes them for the server
+ * (public {@code build} and {@code encode}, but a reading of Lettuce's wire format:
+ * {@link #scanArgs()}).</li>
  * </ul>
- * All are looked up once, when this class loads; each {@link FastPath} says whether it was found, and the callers
- * fall back as its methods say.
+ * All are looked up once, when this class loads; each {@link FastPath} says whether it
+ * was found, and the callers fall back as its methods say.
  */
 public final class LettuceInternals {
 
@@ -158,9 +161,9 @@ public final class LettuceInternals {
 	/**
 	 * Describes how a command its caller cancelled is kept from being written later.
 	 * @param client the factory's client, or {@code null} when it has none yet
-	 * @return the fast path, active when the factory method Lettuce documents for subclasses and its command wrapper
-	 * exist and the client is one that creates its connections through {@link #clusterConnection} (Slotwise's
-	 * topology creates it)
+	 * @return the fast path, active when the factory method Lettuce documents for
+	 * subclasses and its command wrapper exist and the client is one that creates its
+	 * connections through {@link #clusterConnection} (Slotwise's topology creates it)
 	 */
 	public static FastPath cancelledStayUnwritten(@Nullable AbstractRedisClient client) {
 		String problem = CLUSTER_CONNECTION_PROBLEM;
@@ -190,8 +193,9 @@ public final class LettuceInternals {
 	}
 
 	/**
-	 * Creates Lettuce's cluster connection, except that a command whose caller cancelled it is never written
-	 * afterwards; for {@code RedisClusterClient.newStatefulRedisClusterConnection} overrides.
+	 * Creates Lettuce's cluster connection, except that a command whose caller cancelled
+	 * it is never written afterwards; for
+	 * {@code RedisClusterClient.newStatefulRedisClusterConnection} overrides.
 	 * @param <K> the key type
 	 * @param <V> the value type
 	 * @param writer the channel writer
@@ -207,7 +211,8 @@ public final class LettuceInternals {
 	}
 
 	/**
-	 * Reads known arguments back: a Lettuce that encodes them otherwise fails here, once, rather than on each call.
+	 * Reads known arguments back: a Lettuce that encodes them otherwise fails here, once,
+	 * rather than on each call.
 	 */
 	private static @Nullable String checkScanArgs() {
 		try {
@@ -236,8 +241,9 @@ public final class LettuceInternals {
 	}
 
 	/**
-	 * Describes the one-message write of a node batch on a connection whose client has {@code CommandListener}s: the
-	 * batch's commands are reported to them as Lettuce's {@link CommandListenerWriter} reports its own.
+	 * Describes the one-message write of a node batch on a connection whose client has
+	 * {@code CommandListener}s: the batch's commands are reported to them as Lettuce's
+	 * {@link CommandListenerWriter} reports its own.
 	 * @return the fast path, active when the listener field was found
 	 */
 	public static FastPath batchWriteListeners() {
@@ -248,10 +254,11 @@ public final class LettuceInternals {
 	}
 
 	/**
-	 * Returns the listener a node connection's {@link CommandListenerWriter} notifies of each command it writes.
+	 * Returns the listener a node connection's {@link CommandListenerWriter} notifies of
+	 * each command it writes.
 	 * @param writer the writer
-	 * @return the listener (Lettuce's multicaster over the client's listeners), or {@code null} when it cannot be read:
-	 * write through the writer then
+	 * @return the listener (Lettuce's multicaster over the client's listeners), or
+	 * {@code null} when it cannot be read: write through the writer then
 	 */
 	public static @Nullable CommandListener commandListener(CommandListenerWriter writer) {
 		VarHandle handle = LISTENER;
@@ -259,7 +266,8 @@ public final class LettuceInternals {
 	}
 
 	/**
-	 * Describes how cross-slot reads honour the order of a {@code ReadFrom} (e.g. {@code replicaPreferred}).
+	 * Describes how cross-slot reads honour the order of a {@code ReadFrom} (e.g.
+	 * {@code replicaPreferred}).
 	 * @return the fast path, active when the accessor exists
 	 */
 	public static FastPath readFromOrder() {
@@ -282,7 +290,8 @@ public final class LettuceInternals {
 
 	/**
 	 * Describes how the reactive key walks read the arguments of a reactive {@code SCAN}.
-	 * @return the fast path, active when known arguments were read back when this class loaded
+	 * @return the fast path, active when known arguments were read back when this class
+	 * loaded
 	 */
 	public static FastPath scanArgs() {
 		return new FastPath("lettuce-scan-args", SCAN_ARGS,
@@ -290,10 +299,11 @@ public final class LettuceInternals {
 	}
 
 	/**
-	 * Reads {@code MATCH}, {@code COUNT} and {@code TYPE} back from scan arguments (which keep them private) by
-	 * encoding them as Lettuce would send them.
+	 * Reads {@code MATCH}, {@code COUNT} and {@code TYPE} back from scan arguments (which
+	 * keep them private) by encoding them as Lettuce would send them.
 	 * @param scanArgs the arguments
-	 * @return the options, or {@code null} when the arguments hold something else or cannot be read
+	 * @return the options, or {@code null} when the arguments hold something else or
+	 * cannot be read
 	 */
 	public static @Nullable ScanOptions scanOptions(ScanArgs scanArgs) {
 		CommandArgs<byte[], byte[]> commandArgs = new CommandArgs<>(ByteArrayCodec.INSTANCE);
@@ -331,7 +341,8 @@ public final class LettuceInternals {
 			return builder.build();
 		}
 		catch (RuntimeException ex) {
-			// Arguments this reading does not know (a later Lettuce's): Lettuce runs the call.
+			// Arguments this reading does not know (a later Lettuce's): Lettuce runs the
+			// call.
 			return null;
 		}
 		finally {
@@ -349,7 +360,8 @@ public final class LettuceInternals {
 	}
 
 	/**
-	 * Returns the endpoint id a connection event is about, as {@code Endpoint.getId()} gives a connection's.
+	 * Returns the endpoint id a connection event is about, as {@code Endpoint.getId()}
+	 * gives a connection's.
 	 * @param event the event
 	 * @return the id, or {@code null} when the event has none or it cannot be read
 	 */
@@ -372,8 +384,9 @@ public final class LettuceInternals {
 	/**
 	 * Returns the channel a node connection's endpoint writes to, when it is active.
 	 * @param writer the connection's channel writer, past any delegating writer
-	 * @return the active channel, or {@code null} when the writer is no {@link DefaultEndpoint}, the field cannot be
-	 * read, or the channel is not active (reconnecting, closed): write through the endpoint then
+	 * @return the active channel, or {@code null} when the writer is no
+	 * {@link DefaultEndpoint}, the field cannot be read, or the channel is not active
+	 * (reconnecting, closed): write through the endpoint then
 	 */
 	public static @Nullable Channel activeChannel(RedisChannelWriter writer) {
 		VarHandle handle = CHANNEL;
@@ -385,7 +398,8 @@ public final class LettuceInternals {
 	}
 
 	/**
-	 * Returns whether a {@link ReadFrom} keeps its nodes' order (the first selected node is the one to use).
+	 * Returns whether a {@link ReadFrom} keeps its nodes' order (the first selected node
+	 * is the one to use).
 	 * @param readFrom the setting
 	 * @return whether order matters; {@code false} when Lettuce cannot tell
 	 */
@@ -394,18 +408,23 @@ public final class LettuceInternals {
 	}
 
 	/**
-	 * Lettuce's cluster connection, except that a command whose caller gave up on it is never written afterwards.
+	 * Lettuce's cluster connection, except that a command whose caller gave up on it is
+	 * never written afterwards.
 	 * <p>
-	 * Lettuce routes each command of a cluster connection inside a wrapper ({@code ClusterCommand}) that reports itself
-	 * done only when it completed itself, not when the caller's command inside it did. Spring Data's synchronous calls
-	 * wait through Lettuce's {@code awaitOrCancel}, which cancels the caller's command at the timeout; the wrapper's own
-	 * timeout timer ({@code CommandExpiryWriter}) listens to that same command and is cancelled with it. A wrapper that
-	 * was buffered on a node connection while its node was down (Lettuce buffers while it reconnects) therefore stays
-	 * "not done" and is written when the connection comes back: the node answers {@code MOVED} and the wrapper follows
-	 * it to the node that took over, applying a write the application saw fail, possibly over a newer acknowledged one
-	 * (issue #21, measured in the chaos soak). Here the wrapper is completed as soon as the caller's command is
-	 * cancelled, so Lettuce's endpoint drops it from its buffer and its command handler does not write it. A command
-	 * already on the wire is not recalled (nothing can), and replies to it are discarded as for any cancelled command.
+	 * Lettuce routes each command of a cluster connection inside a wrapper
+	 * ({@code ClusterCommand}) that reports itself done only when it completed itself,
+	 * not when the caller's command inside it did. Spring Data's synchronous calls wait
+	 * through Lettuce's {@code awaitOrCancel}, which cancels the caller's command at the
+	 * timeout; the wrapper's own timeout timer ({@code CommandExpiryWriter}) listens to
+	 * that same command and is cancelled with it. A wrapper that was buffered on a node
+	 * connection while its node was down (Lettuce buffers while it reconnects) therefore
+	 * stays "not done" and is written when the connection comes back: the node answers
+	 * {@code MOVED} and the wrapper follows it to the node that took over, applying a
+	 * write the application saw fail, possibly over a newer acknowledged one (issue #21,
+	 * measured in the chaos soak). Here the wrapper is completed as soon as the caller's
+	 * command is cancelled, so Lettuce's endpoint drops it from its buffer and its
+	 * command handler does not write it. A command already on the wire is not recalled
+	 * (nothing can), and replies to it are discarded as for any cancelled command.
 	 */
 	private static final class CancellationAwareClusterConnection<K, V>
 			extends StatefulRedisClusterConnectionImpl<K, V> {

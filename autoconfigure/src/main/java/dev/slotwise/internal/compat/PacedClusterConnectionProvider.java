@@ -13,20 +13,26 @@ import redis.clients.jedis.csc.Cache;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 
 /**
- * Jedis's cluster connection provider, whose slot cache renewals without a connection start at most once per
- * interval. Jedis's cluster executor renews the slot cache after every second consecutive connection failure of a
- * command, and skips a renewal only while another one runs: while a master is down, every calling thread renews
- * after each pair of failed attempts, and the shorter the retry time of a command, the more often. Before the replica
- * is promoted, every renewal returns the same slot table; one renewal per interval finds the promotion as well.
+ * Jedis's cluster connection provider, whose slot cache renewals without a connection
+ * start at most once per interval. Jedis's cluster executor renews the slot cache after
+ * every second consecutive connection failure of a command, and skips a renewal only
+ * while another one runs: while a master is down, every calling thread renews after each
+ * pair of failed attempts, and the shorter the retry time of a command, the more often.
+ * Before the replica is promoted, every renewal returns the same slot table; one renewal
+ * per interval finds the promotion as well.
  * <p>
- * A renewal with a connection ({@code MOVED}, the server naming the new owner of a slot) is not paced, nor are
- * Slotwise's own renewals ({@link #renewNow()}), which its topology provider paces already.
+ * A renewal with a connection ({@code MOVED}, the server naming the new owner of a slot)
+ * is not paced, nor are Slotwise's own renewals ({@link #renewNow()}), which its topology
+ * provider paces already.
  */
 final class PacedClusterConnectionProvider extends ClusterConnectionProvider {
 
 	private final long intervalNanos;
 
-	/** {@link System#nanoTime()} of the last renewal started here; the interval has passed at construction. */
+	/**
+	 * {@link System#nanoTime()} of the last renewal started here; the interval has passed
+	 * at construction.
+	 */
 	private final AtomicLong lastStart;
 
 	PacedClusterConnectionProvider(Set<HostAndPort> nodes, JedisClientConfig clientConfig, @Nullable Cache cache,
@@ -38,8 +44,9 @@ final class PacedClusterConnectionProvider extends ClusterConnectionProvider {
 	}
 
 	/**
-	 * Renews the slot cache unless a renewal started here less than the interval ago; callers that lose go on with
-	 * the slot cache as it is, as Jedis's callers do while another thread renews.
+	 * Renews the slot cache unless a renewal started here less than the interval ago;
+	 * callers that lose go on with the slot cache as it is, as Jedis's callers do while
+	 * another thread renews.
 	 */
 	@Override
 	public void renewSlotCache() {
@@ -52,7 +59,8 @@ final class PacedClusterConnectionProvider extends ClusterConnectionProvider {
 	}
 
 	/**
-	 * Renews the slot cache now, whatever the interval; Jedis still runs one renewal at a time.
+	 * Renews the slot cache now, whatever the interval; Jedis still runs one renewal at a
+	 * time.
 	 */
 	void renewNow() {
 		super.renewSlotCache();

@@ -11,15 +11,18 @@ import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * The one place Slotwise reaches into Spring Boot: which classes declare the bean methods of Spring Boot's Redis
- * connection factories. Spring Boot's {@code DataRedisAutoConfiguration} (public) imports them, and they are
- * package-private; their names are read from its {@code @Import} rather than written here, so that the replacement of
- * Spring Boot's factory by Slotwise's recognises Spring Boot's factory, and only it (a factory the application
- * declares is never touched). No supported API says which bean Spring Boot's auto-configuration created.
+ * The one place Slotwise reaches into Spring Boot: which classes declare the bean methods
+ * of Spring Boot's Redis connection factories. Spring Boot's
+ * {@code DataRedisAutoConfiguration} (public) imports them, and they are package-private;
+ * their names are read from its {@code @Import} rather than written here, so that the
+ * replacement of Spring Boot's factory by Slotwise's recognises Spring Boot's factory,
+ * and only it (a factory the application declares is never touched). No supported API
+ * says which bean Spring Boot's auto-configuration created.
  * <p>
- * Read once, when this class loads; {@link #factoryReplacement()} says whether an imported class declares a
- * connection factory bean method. When none does (a Spring Boot that arranged its configuration otherwise), Spring
- * Boot's factory stays in place without Slotwise's cluster features, and start-up logs it.
+ * Read once, when this class loads; {@link #factoryReplacement()} says whether an
+ * imported class declares a connection factory bean method. When none does (a Spring Boot
+ * that arranged its configuration otherwise), Spring Boot's factory stays in place
+ * without Slotwise's cluster features, and start-up logs it.
  */
 public final class SpringBootInternals {
 
@@ -42,9 +45,8 @@ public final class SpringBootInternals {
 			}
 		}
 		IMPORTED = Set.copyOf(imported);
-		PROBLEM = declaresFactory ? null
-				: "no class " + DataRedisAutoConfiguration.class.getSimpleName() + " imports (" + imported
-						+ ") declares a RedisConnectionFactory bean method";
+		PROBLEM = declaresFactory ? null : "no class " + DataRedisAutoConfiguration.class.getSimpleName() + " imports ("
+				+ imported + ") declares a RedisConnectionFactory bean method";
 	}
 
 	private SpringBootInternals() {
@@ -60,14 +62,17 @@ public final class SpringBootInternals {
 			return false;
 		}
 		catch (LinkageError | RuntimeException ex) {
-			// Its signatures name a client that is not on the class path (Jedis's configuration without Jedis).
+			// Its signatures name a client that is not on the class path (Jedis's
+			// configuration without Jedis).
 			return false;
 		}
 	}
 
 	/**
-	 * Describes how Slotwise recognises the connection factory Spring Boot's auto-configuration created.
-	 * @return the fast path, active when an imported class declares a connection factory bean method
+	 * Describes how Slotwise recognises the connection factory Spring Boot's
+	 * auto-configuration created.
+	 * @return the fast path, active when an imported class declares a connection factory
+	 * bean method
 	 */
 	public static FastPath factoryReplacement() {
 		return new FastPath("spring-boot-factory-replacement", DECLARERS,
@@ -75,9 +80,11 @@ public final class SpringBootInternals {
 	}
 
 	/**
-	 * Returns the names of the classes whose bean methods create Spring Boot's Redis connection factories: those
-	 * {@code DataRedisAutoConfiguration} imports, and the auto-configuration itself.
-	 * @return the class names; only the auto-configuration's when {@link #factoryReplacement()} is not active
+	 * Returns the names of the classes whose bean methods create Spring Boot's Redis
+	 * connection factories: those {@code DataRedisAutoConfiguration} imports, and the
+	 * auto-configuration itself.
+	 * @return the class names; only the auto-configuration's when
+	 * {@link #factoryReplacement()} is not active
 	 */
 	public static Set<String> connectionFactoryDeclarers() {
 		Set<String> declarers = new LinkedHashSet<>();

@@ -16,20 +16,23 @@ import org.springframework.data.redis.connection.jedis.JedisConnection;
 /**
  * The one place Slotwise reaches into Spring Data Redis:
  * <ul>
- * <li>the constructor of {@code JedisClusterConnection}'s
- * protected nested {@code JedisClusterTopology} (package-private), so that the topologies of Slotwise's Jedis topology
- * provider have the type Spring Data Redis's own provider returns, with the time they were fetched and how long they
- * stay fresh; code that casts a provider's topology to that type (Spring Data Redis's own tests do) keeps working. No
- * supported API creates one ({@link #jedisTopologyType()});</li>
- * <li>a standalone {@link JedisConnection} over a socket borrowed from a Jedis cluster node's pool, used only as
- * Spring Data Redis's converter of a pipeline's arguments and results: Spring Data Redis refuses pipelines on a Jedis
- * cluster, and its standalone connection is the one that converts them exactly as a standalone pipeline does. It is
+ * <li>the constructor of {@code JedisClusterConnection}'s protected nested
+ * {@code JedisClusterTopology} (package-private), so that the topologies of Slotwise's
+ * Jedis topology provider have the type Spring Data Redis's own provider returns, with
+ * the time they were fetched and how long they stay fresh; code that casts a provider's
+ * topology to that type (Spring Data Redis's own tests do) keeps working. No supported
+ * API creates one ({@link #jedisTopologyType()});</li>
+ * <li>a standalone {@link JedisConnection} over a socket borrowed from a Jedis cluster
+ * node's pool, used only as Spring Data Redis's converter of a pipeline's arguments and
+ * results: Spring Data Redis refuses pipelines on a Jedis cluster, and its standalone
+ * connection is the one that converts them exactly as a standalone pipeline does. It is
  * never closed, since without a pool of its own it would close the borrowed socket
  * ({@link #jedisPipelineReplay()}).</li>
  * </ul>
- * Both are looked up once, when this class loads (the constructor through a private lookup); each {@link FastPath}
- * says whether it was found. When the topology constructor was not (a Spring Data Redis version without it, a module
- * boundary), topologies are plain {@link ClusterTopology} instances. Loaded only when Jedis is on the class path.
+ * Both are looked up once, when this class loads (the constructor through a private
+ * lookup); each {@link FastPath} says whether it was found. When the topology constructor
+ * was not (a Spring Data Redis version without it, a module boundary), topologies are
+ * plain {@link ClusterTopology} instances. Loaded only when Jedis is on the class path.
  */
 public final class SpringDataInternals {
 
@@ -82,7 +85,8 @@ public final class SpringDataInternals {
 	}
 
 	/**
-	 * Describes the replay of a Jedis cluster pipeline's commands through Spring Data Redis's standalone connection.
+	 * Describes the replay of a Jedis cluster pipeline's commands through Spring Data
+	 * Redis's standalone connection.
 	 * @return the fast path, active when the constructors and pipeline methods exist
 	 */
 	public static FastPath jedisPipelineReplay() {
@@ -93,9 +97,10 @@ public final class SpringDataInternals {
 	}
 
 	/**
-	 * Returns Spring Data Redis's standalone connection over a socket borrowed from a node's pool, to queue commands on
-	 * its pipeline and convert their results. Never close it: it has no pool, so closing would close the socket
-	 * instead of returning it; return the borrowed {@link Connection} instead.
+	 * Returns Spring Data Redis's standalone connection over a socket borrowed from a
+	 * node's pool, to queue commands on its pipeline and convert their results. Never
+	 * close it: it has no pool, so closing would close the socket instead of returning
+	 * it; return the borrowed {@link Connection} instead.
 	 * @param borrowed the borrowed connection
 	 * @return the converter over it
 	 * @throws IllegalStateException when {@link #jedisPipelineReplay()} is not active
@@ -122,10 +127,11 @@ public final class SpringDataInternals {
 	/**
 	 * Creates a topology as Spring Data Redis's Jedis topology provider does.
 	 * @param nodes the nodes
-	 * @param fetchedAtMillis when it was fetched, in {@link System#currentTimeMillis()} terms
+	 * @param fetchedAtMillis when it was fetched, in {@link System#currentTimeMillis()}
+	 * terms
 	 * @param ttlMillis how long it stays fresh
-	 * @return the topology, a {@code JedisClusterTopology} when {@link #jedisTopologyType()} is active, else a plain
-	 * {@link ClusterTopology}
+	 * @return the topology, a {@code JedisClusterTopology} when
+	 * {@link #jedisTopologyType()} is active, else a plain {@link ClusterTopology}
 	 */
 	public static ClusterTopology jedisTopology(Set<RedisClusterNode> nodes, long fetchedAtMillis, long ttlMillis) {
 		MethodHandle constructor = CONSTRUCTOR;

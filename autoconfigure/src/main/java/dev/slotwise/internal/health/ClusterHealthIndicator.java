@@ -36,17 +36,20 @@ import org.springframework.util.ClassUtils;
 /**
  * Health of a Redis Cluster reached through a Slotwise connection factory.
  * <p>
- * {@code UP} when the masters of the cached topology cover all 16384 hash slots and every master answered its last
- * probe; {@code DOWN} otherwise. Each check sends one {@code PING}, to one master, the masters taking turns, so that
- * every master is probed once every few checks; the topology is the one Slotwise already holds (fetched by
- * application traffic, at most once per {@code slotwise.topology.cache-ttl}), so a check never sends
- * {@code CLUSTER NODES} while that topology exists — only the first check of an idle application, or the check after
- * a failed probe, fetches one. Details list every node with its role, slot count and flags, and, for Jedis, its
- * pool's connections. With the near cache on, {@code nearCache} shows its invalidation link to each node and why the
- * servers refused tracking, if they did; it never makes the status {@code DOWN}: without its links the near cache
- * sends reads to Redis.
+ * {@code UP} when the masters of the cached topology cover all 16384 hash slots and every
+ * master answered its last probe; {@code DOWN} otherwise. Each check sends one
+ * {@code PING}, to one master, the masters taking turns, so that every master is probed
+ * once every few checks; the topology is the one Slotwise already holds (fetched by
+ * application traffic, at most once per {@code slotwise.topology.cache-ttl}), so a check
+ * never sends {@code CLUSTER NODES} while that topology exists — only the first check of
+ * an idle application, or the check after a failed probe, fetches one. Details list every
+ * node with its role, slot count and flags, and, for Jedis, its pool's connections. With
+ * the near cache on, {@code nearCache} shows its invalidation link to each node and why
+ * the servers refused tracking, if they did; it never makes the status {@code DOWN}:
+ * without its links the near cache sends reads to Redis.
  * <p>
- * Any other connection factory is checked by Spring Boot's own {@link DataRedisHealthIndicator}.
+ * Any other connection factory is checked by Spring Boot's own
+ * {@link DataRedisHealthIndicator}.
  */
 public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 
@@ -63,22 +66,28 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 
 	private final AtomicInteger turn = new AtomicInteger();
 
-	/** Outcome of each master's last probe: {@code null} value when it answered, the error otherwise. */
+	/**
+	 * Outcome of each master's last probe: {@code null} value when it answered, the error
+	 * otherwise.
+	 */
 	private final Map<String, String> lastProbes = new ConcurrentHashMap<>();
 
 	private volatile boolean lastProbeFailed;
 
 	/**
 	 * Creates an indicator for one connection factory.
-	 * @param connectionFactory the factory; a non-Slotwise one is checked by Spring Boot's indicator
+	 * @param connectionFactory the factory; a non-Slotwise one is checked by Spring
+	 * Boot's indicator
 	 */
 	public ClusterHealthIndicator(RedisConnectionFactory connectionFactory) {
 		this(connectionFactory, () -> null);
 	}
 
 	/**
-	 * Creates an indicator for one connection factory, with the near cache's invalidation links in its details.
-	 * @param connectionFactory the factory; a non-Slotwise one is checked by Spring Boot's indicator
+	 * Creates an indicator for one connection factory, with the near cache's invalidation
+	 * links in its details.
+	 * @param connectionFactory the factory; a non-Slotwise one is checked by Spring
+	 * Boot's indicator
 	 * @param nearCache the near cache, {@code null} when it is off
 	 */
 	public ClusterHealthIndicator(RedisConnectionFactory connectionFactory,
@@ -92,7 +101,8 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 	}
 
 	private static boolean isSlotwise(RedisConnectionFactory factory) {
-		// The Jedis type is only touched when Jedis is present: an application on Lettuce alone may not have it.
+		// The Jedis type is only touched when Jedis is present: an application on Lettuce
+		// alone may not have it.
 		return (JEDIS_PRESENT && factory instanceof SlotwiseJedisConnectionFactory)
 				|| factory instanceof SlotwiseLettuceConnectionFactory;
 	}
@@ -132,7 +142,8 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("fastPaths", FastPaths.describe(FastPaths.of(this.connectionFactory)));
 		NearCacheRuntime nearCache = this.nearCache.get();
 		if (nearCache != null) {
-			// A detail only: without its links the near cache sends reads to Redis, and the application works.
+			// A detail only: without its links the near cache sends reads to Redis, and
+			// the application works.
 			builder.withDetail("nearCache", NearCacheDetails.of(nearCache));
 		}
 		if (slotsCovered == SLOTS && !masters.isEmpty() && unreachable.isEmpty()) {
@@ -146,15 +157,16 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 	private ClusterTopology topology() {
 		ClusterTopologyProvider provider = (JEDIS_PRESENT
 				&& this.connectionFactory instanceof SlotwiseJedisConnectionFactory jedis)
-				? jedis.getRequiredTopologyProvider()
-				: ((SlotwiseLettuceConnectionFactory) this.connectionFactory).getRequiredTopologyProvider();
+						? jedis.getRequiredTopologyProvider()
+						: ((SlotwiseLettuceConnectionFactory) this.connectionFactory).getRequiredTopologyProvider();
 		if (provider instanceof RefreshableTopologyProvider refreshable) {
 			ClusterTopology last = refreshable.lastFetchedTopology();
 			if (last != null && !this.lastProbeFailed) {
 				return last;
 			}
 		}
-		// Lettuce's provider converts topology Lettuce already holds: no command. Jedis's fetches one only when it has
+		// Lettuce's provider converts topology Lettuce already holds: no command. Jedis's
+		// fetches one only when it has
 		// none yet, or after a failed probe (at most once per cache TTL).
 		return provider.getTopology();
 	}
@@ -178,12 +190,14 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 
 	private void ping(RedisClusterNode master, String address) {
 		if (JEDIS_PRESENT && this.connectionFactory instanceof SlotwiseJedisConnectionFactory jedis) {
-			// Straight to the node's pool: Spring Data Redis's node lookup would consult the topology, and refresh it
+			// Straight to the node's pool: Spring Data Redis's node lookup would consult
+			// the topology, and refresh it
 			// once its cache has expired.
 			JedisProbe.ping(jedis, master, address);
 			return;
 		}
-		// Lettuce: Spring Data Redis finds the node in topology Lettuce already holds, without a command.
+		// Lettuce: Spring Data Redis finds the node in topology Lettuce already holds,
+		// without a command.
 		try (RedisClusterConnection connection = this.connectionFactory.getClusterConnection()) {
 			connection.ping(master);
 		}
@@ -192,26 +206,23 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 	private Map<String, Map<String, Object>> nodeDetails(ClusterTopology topology) {
 		Map<String, ConnectionPool> pools = jedisPools();
 		Map<String, Map<String, Object>> nodes = new LinkedHashMap<>();
-		topology.getNodes()
-			.stream()
-			.sorted(Comparator.comparing(ClusterHealthIndicator::address))
-			.forEach((node) -> {
-				String address = address(node);
-				Map<String, Object> details = new LinkedHashMap<>();
-				details.put("role", node.isMaster() ? "master" : "replica");
-				details.put("slots", node.getSlotRange().getSlotsArray().length);
-				details.put("flags", node.getFlags().stream().map(Flag::getRaw).sorted().toList());
-				String probe = this.lastProbes.get(address);
-				if (probe != null) {
-					details.put("lastProbe", probe.isEmpty() ? "ok" : probe);
-				}
-				ConnectionPool pool = pools.isEmpty() ? null : JedisNodePools.find(pools, node);
-				if (pool != null) {
-					details.put("pool", Map.of("active", pool.getNumActive(), "idle", pool.getNumIdle(), "waiting",
-							pool.getNumWaiters()));
-				}
-				nodes.put(address, details);
-			});
+		topology.getNodes().stream().sorted(Comparator.comparing(ClusterHealthIndicator::address)).forEach((node) -> {
+			String address = address(node);
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("role", node.isMaster() ? "master" : "replica");
+			details.put("slots", node.getSlotRange().getSlotsArray().length);
+			details.put("flags", node.getFlags().stream().map(Flag::getRaw).sorted().toList());
+			String probe = this.lastProbes.get(address);
+			if (probe != null) {
+				details.put("lastProbe", probe.isEmpty() ? "ok" : probe);
+			}
+			ConnectionPool pool = pools.isEmpty() ? null : JedisNodePools.find(pools, node);
+			if (pool != null) {
+				details.put("pool", Map.of("active", pool.getNumActive(), "idle", pool.getNumIdle(), "waiting",
+						pool.getNumWaiters()));
+			}
+			nodes.put(address, details);
+		});
 		return nodes;
 	}
 

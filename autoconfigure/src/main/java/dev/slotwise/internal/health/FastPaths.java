@@ -17,9 +17,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * Which of Slotwise's fast paths a connection factory takes: each one relies on a library internal or extension
- * point that an upgrade could remove, and falls back to the library's public behaviour when it is missing. The same
- * list feeds the start-up log line, the health details and the Actuator {@code info} contribution.
+ * Which of Slotwise's fast paths a connection factory takes: each one relies on a library
+ * internal or extension point that an upgrade could remove, and falls back to the
+ * library's public behaviour when it is missing. The same list feeds the start-up log
+ * line, the health details and the Actuator {@code info} contribution.
  */
 public final class FastPaths {
 
@@ -61,7 +62,8 @@ public final class FastPaths {
 	}
 
 	/**
-	 * Summarizes fast paths in one line: those active, then those off with why and what happens instead.
+	 * Summarizes fast paths in one line: those active, then those off with why and what
+	 * happens instead.
 	 * @param fastPaths the fast paths
 	 * @return the summary
 	 */

@@ -7,14 +7,17 @@ import dev.slotwise.internal.nearcache.NearCacheRuntime;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The near cache's part of the health details, from what its tracking holds (no command is sent):
+ * The near cache's part of the health details, from what its tracking holds (no command
+ * is sent):
  * <ul>
- * <li>{@code state}: {@code tracking} (every node's invalidation link is ready), {@code partial} (some are not: the
- * reads of their shards go to Redis until they are), {@code starting} (no link yet: tracking starts with the first
- * connection), or {@code refused};</li>
- * <li>{@code refused}: why the servers refused tracking, when they did (the near cache is then off);</li>
- * <li>{@code links}: each node's link ({@code host:port}, masters and replicas): {@code ready}, {@code connecting},
- * {@code down};</li>
+ * <li>{@code state}: {@code tracking} (every node's invalidation link is ready),
+ * {@code partial} (some are not: the reads of their shards go to Redis until they are),
+ * {@code starting} (no link yet: tracking starts with the first connection), or
+ * {@code refused};</li>
+ * <li>{@code refused}: why the servers refused tracking, when they did (the near cache is
+ * then off);</li>
+ * <li>{@code links}: each node's link ({@code host:port}, masters and replicas):
+ * {@code ready}, {@code connecting}, {@code down};</li>
  * <li>{@code entries}: what the cache holds.</li>
  * </ul>
  */

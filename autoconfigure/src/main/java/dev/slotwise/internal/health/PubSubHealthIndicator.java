@@ -7,8 +7,9 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.util.Assert;
 
 /**
- * Health of pub/sub across the cluster, from what the subscriptions hold (no command is sent): up while the runtime
- * runs, with the number of open subscriptions and the channels and patterns subscribed on each node as details.
+ * Health of pub/sub across the cluster, from what the subscriptions hold (no command is
+ * sent): up while the runtime runs, with the number of open subscriptions and the
+ * channels and patterns subscribed on each node as details.
  */
 public final class PubSubHealthIndicator extends AbstractHealthIndicator {
 

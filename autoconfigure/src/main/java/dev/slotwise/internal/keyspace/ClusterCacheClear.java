@@ -10,15 +10,17 @@ import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
 
 /**
- * Slotwise's {@link BatchStrategy} of cache clearing: the cluster-wide {@code SCAN} of the connection's key commands,
- * which removes every key with {@code UNLINK} on the master where its walk found it (one command per slot, pipelined
- * on that master); keys a walk could not remove (their slot moved, their node stopped answering or refused
- * {@code UNLINK}) are deleted through the connection with {@code DEL}, as Spring Data Redis's strategies delete,
- * routed as usual. No master runs {@code KEYS}, and no key travels back to be deleted.
+ * Slotwise's {@link BatchStrategy} of cache clearing: the cluster-wide {@code SCAN} of
+ * the connection's key commands, which removes every key with {@code UNLINK} on the
+ * master where its walk found it (one command per slot, pipelined on that master); keys a
+ * walk could not remove (their slot moved, their node stopped answering or refused
+ * {@code UNLINK}) are deleted through the connection with {@code DEL}, as Spring Data
+ * Redis's strategies delete, routed as usual. No master runs {@code KEYS}, and no key
+ * travels back to be deleted.
  * <p>
- * Set on the cache writer by Slotwise's cache auto-configuration on a cluster. On a connection whose {@code scan} is
- * not Slotwise's cluster-wide scan it deletes what the scan returns, a page at a time, as
- * {@code BatchStrategies.scan(count)} does.
+ * Set on the cache writer by Slotwise's cache auto-configuration on a cluster. On a
+ * connection whose {@code scan} is not Slotwise's cluster-wide scan it deletes what the
+ * scan returns, a page at a time, as {@code BatchStrategies.scan(count)} does.
  */
 public final class ClusterCacheClear implements BatchStrategy {
 
@@ -26,8 +28,8 @@ public final class ClusterCacheClear implements BatchStrategy {
 
 	/**
 	 * Creates the strategy.
-	 * @param count the {@code COUNT} hint of every node's {@code SCAN}, and the keys per {@code DEL} when the scan is
-	 * not Slotwise's
+	 * @param count the {@code COUNT} hint of every node's {@code SCAN}, and the keys per
+	 * {@code DEL} when the scan is not Slotwise's
 	 */
 	public ClusterCacheClear(int count) {
 		if (count < 1) {

@@ -22,12 +22,15 @@ import org.springframework.data.redis.core.KeyScanOptions;
 import org.springframework.data.redis.core.ScanOptions;
 
 /**
- * The whole keyspace of one cluster client: the cluster-wide {@code SCAN} ({@link ClusterScan}) as a {@link Cursor}
- * and as a {@link Flux}, and {@code KEYS} sent to every master in parallel.
+ * The whole keyspace of one cluster client: the cluster-wide {@code SCAN}
+ * ({@link ClusterScan}) as a {@link Cursor} and as a {@link Flux}, and {@code KEYS} sent
+ * to every master in parallel.
  * <p>
- * A cache clear goes through the same scan: Slotwise's {@link ClusterCacheClear} batch strategy, set on the cache
- * writer by Slotwise's cache auto-configuration, asks the cursor this scan returns to remove every key where its walk
- * found it. Nothing here looks at who calls: {@code keys(pattern)} is {@code KEYS} because the caller asked for it.
+ * A cache clear goes through the same scan: Slotwise's {@link ClusterCacheClear} batch
+ * strategy, set on the cache writer by Slotwise's cache auto-configuration, asks the
+ * cursor this scan returns to remove every key where its walk found it. Nothing here
+ * looks at who calls: {@code keys(pattern)} is {@code KEYS} because the caller asked for
+ * it.
  */
 public final class ClusterKeyspace implements ReactiveKeyspaceCommands {
 
@@ -76,7 +79,8 @@ public final class ClusterKeyspace implements ReactiveKeyspaceCommands {
 		if (pattern == null) {
 			throw new IllegalArgumentException("'pattern' must not be null");
 		}
-		// Plain KEYS, on every master at once: the caller asked for it (SCAN is the better choice, docs/keyspace.md).
+		// Plain KEYS, on every master at once: the caller asked for it (SCAN is the
+		// better choice, docs/keyspace.md).
 		List<byte[]> keys = await(keysOnMasters(pattern));
 		return new LinkedHashSet<>(keys);
 	}
@@ -90,8 +94,7 @@ public final class ClusterKeyspace implements ReactiveKeyspaceCommands {
 	public Mono<List<ByteBuffer>> keysReactive(ByteBuffer pattern) {
 		byte[] bytes = new byte[pattern.remaining()];
 		pattern.duplicate().get(bytes);
-		return Mono.fromFuture(() -> keysOnMasters(bytes))
-			.map((keys) -> keys.stream().map(ByteBuffer::wrap).toList());
+		return Mono.fromFuture(() -> keysOnMasters(bytes)).map((keys) -> keys.stream().map(ByteBuffer::wrap).toList());
 	}
 
 	private CompletableFuture<List<byte[]>> keysOnMasters(byte[] pattern) {
@@ -117,8 +120,8 @@ public final class ClusterKeyspace implements ReactiveKeyspaceCommands {
 		CompletableFuture<ClusterNodes> layout = CompletableFuture
 			.failedFuture(new DataAccessResourceFailureException("No node of " + seeds + " answered CLUSTER NODES"));
 		for (NodeAddress seed : seeds) {
-			layout = layout.exceptionallyCompose((ignored) -> this.transport.clusterNodes(seed)
-				.thenApply(ClusterNodes::parse));
+			layout = layout
+				.exceptionallyCompose((ignored) -> this.transport.clusterNodes(seed).thenApply(ClusterNodes::parse));
 		}
 		return layout;
 	}
@@ -153,7 +156,8 @@ public final class ClusterKeyspace implements ReactiveKeyspaceCommands {
 	/**
 	 * Creates a scan (not started).
 	 * @param options match, count and type
-	 * @param cacheClear whether a cache clear runs it: it removes every key where its walk found it
+	 * @param cacheClear whether a cache clear runs it: it removes every key where its
+	 * walk found it
 	 */
 	ClusterScan newScan(ScanOptions options, boolean cacheClear) {
 		String type = (options instanceof KeyScanOptions keyOptions) ? keyOptions.getType() : null;

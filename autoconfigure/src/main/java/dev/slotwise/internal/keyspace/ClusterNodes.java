@@ -8,9 +8,10 @@ import dev.slotwise.internal.routing.NodeAddress;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One node's {@code CLUSTER NODES} reply, parsed: who the node is, which nodes are masters and replicas, which slots
- * each master serves, and which slots the node itself is migrating or importing (only a node's own line carries
- * those markers). The scan compares such views taken before and after a walk to find the slots whose keys may have
+ * One node's {@code CLUSTER NODES} reply, parsed: who the node is, which nodes are
+ * masters and replicas, which slots each master serves, and which slots the node itself
+ * is migrating or importing (only a node's own line carries those markers). The scan
+ * compares such views taken before and after a walk to find the slots whose keys may have
  * moved past a cursor.
  *
  * @param nodes every line
@@ -94,8 +95,9 @@ record ClusterNodes(List<Node> nodes) {
 	}
 
 	/**
-	 * Returns the slots of the shard the answering node belongs to: its own when it is a master, its master's when it
-	 * is a replica (a demoted master that now replicates the node that took its slots over still holds those keys).
+	 * Returns the slots of the shard the answering node belongs to: its own when it is a
+	 * master, its master's when it is a replica (a demoted master that now replicates the
+	 * node that took its slots over still holds those keys).
 	 * @return the slots, a new set
 	 */
 	BitSet shardSlots() {
@@ -122,7 +124,8 @@ record ClusterNodes(List<Node> nodes) {
 	 * One line.
 	 *
 	 * @param id the node id
-	 * @param address the client address, {@code null} for a node without one ({@code noaddr})
+	 * @param address the client address, {@code null} for a node without one
+	 * ({@code noaddr})
 	 * @param hostname the announced hostname, or {@code null}
 	 * @param myself whether this is the answering node
 	 * @param master whether the node is a master
@@ -147,7 +150,8 @@ record ClusterNodes(List<Node> nodes) {
 			int comma = endpoint.indexOf(',');
 			if (comma >= 0) {
 				String extra = endpoint.substring(comma + 1);
-				// Redis 7 appends the hostname, then optional key=value pairs (tls-port, shard-id...).
+				// Redis 7 appends the hostname, then optional key=value pairs (tls-port,
+				// shard-id...).
 				String first = extra.split(",")[0];
 				if (!first.isEmpty() && !first.contains("=")) {
 					hostname = first;
@@ -186,7 +190,8 @@ record ClusterNodes(List<Node> nodes) {
 					slots.set(Integer.parseInt(range));
 				}
 				else {
-					slots.set(Integer.parseInt(range.substring(0, dash)), Integer.parseInt(range.substring(dash + 1)) + 1);
+					slots.set(Integer.parseInt(range.substring(0, dash)),
+							Integer.parseInt(range.substring(dash + 1)) + 1);
 				}
 			}
 			return new Node(fields[0], address, hostname, flags.contains(",myself,"), master,

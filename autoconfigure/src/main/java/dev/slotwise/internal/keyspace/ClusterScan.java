@@ -15,28 +15,33 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 
 /**
- * One cluster-wide {@code SCAN}: a cursor per master (or per replica of it, when the application reads from
- * replicas), at most {@link ScanSettings#concurrency()} pages in flight, at most about
- * {@link ScanSettings#readAhead()} keys buffered ahead of the consumer ({@link ScanReadAhead}). Driven by its
- * consumer: {@link #pollPage()} and {@link #takePage()} hand out keys a page at a time (one lock per page, not per key)
- * and let the walks read on; {@link #close()} stops every walk (no page is requested after it; connections are the
- * client's own and go back as each page completes).
+ * One cluster-wide {@code SCAN}: a cursor per master (or per replica of it, when the
+ * application reads from replicas), at most {@link ScanSettings#concurrency()} pages in
+ * flight, at most about {@link ScanSettings#readAhead()} keys buffered ahead of the
+ * consumer ({@link ScanReadAhead}). Driven by its consumer: {@link #pollPage()} and
+ * {@link #takePage()} hand out keys a page at a time (one lock per page, not per key) and
+ * let the walks read on; {@link #close()} stops every walk (no page is requested after
+ * it; connections are the client's own and go back as each page completes).
  * <p>
- * What it returns is what {@code SCAN} promises, across topology changes too: every key present on the cluster for
- * the whole scan is returned at least once; a key may be returned more than once.
+ * What it returns is what {@code SCAN} promises, across topology changes too: every key
+ * present on the cluster for the whole scan is returned at least once; a key may be
+ * returned more than once.
  * <ul>
- * <li><b>Failover</b> ({@link WalkRecovery}). A node that stops answering mid-walk is replaced by the master that
- * serves its slots next (found by polling the cluster's layout for up to {@link ScanSettings#failoverTimeout()}), and
- * the walk starts over there from cursor 0: a {@code SCAN} cursor is a position in one server's hash table, seeded per
- * process, so it means nothing on another node. The keys the restarted walk returns count as rescanned (possible
- * duplicates). A master demoted by a manual failover keeps answering as a replica holding the same keys; its walk
- * simply goes on.</li>
- * <li><b>Slot migration</b> ({@link MigrationRescan}). A key migrating from A to B can slip past both cursors. Every
- * walk compares its shard's slots, and the slots its master marks migrating or importing, at the start of the scan and
- * at the end of the walk; every slot that changed or was in motion is read again at the end, key by key. Not covered:
- * a slot that leaves a master and comes back to it within one walk, which no view shows.</li>
- * <li><b>Cache clear</b> ({@link ScanRemoval}). Each page is removed on the master where it was found before it is
- * handed out.</li>
+ * <li><b>Failover</b> ({@link WalkRecovery}). A node that stops answering mid-walk is
+ * replaced by the master that serves its slots next (found by polling the cluster's
+ * layout for up to {@link ScanSettings#failoverTimeout()}), and the walk starts over
+ * there from cursor 0: a {@code SCAN} cursor is a position in one server's hash table,
+ * seeded per process, so it means nothing on another node. The keys the restarted walk
+ * returns count as rescanned (possible duplicates). A master demoted by a manual failover
+ * keeps answering as a replica holding the same keys; its walk simply goes on.</li>
+ * <li><b>Slot migration</b> ({@link MigrationRescan}). A key migrating from A to B can
+ * slip past both cursors. Every walk compares its shard's slots, and the slots its master
+ * marks migrating or importing, at the start of the scan and at the end of the walk;
+ * every slot that changed or was in motion is read again at the end, key by key. Not
+ * covered: a slot that leaves a master and comes back to it within one walk, which no
+ * view shows.</li>
+ * <li><b>Cache clear</b> ({@link ScanRemoval}). Each page is removed on the master where
+ * it was found before it is handed out.</li>
  * </ul>
  * One monitor, this scan's, guards the state here and in those collaborators.
  */
@@ -50,7 +55,9 @@ final class ClusterScan {
 
 	private final ScanReadAhead readAhead;
 
-	/** Removes each page where it was found, for a cache clear; {@code null} otherwise. */
+	/**
+	 * Removes each page where it was found, for a cache clear; {@code null} otherwise.
+	 */
 	private final @Nullable ScanRemoval removal;
 
 	private final MigrationRescan migration;
@@ -74,9 +81,10 @@ final class ClusterScan {
 	 * @param count the count hint sent with every {@code SCAN}, or {@code null}
 	 * @param type the type every node filters by, or {@code null}
 	 * @param observer sees the scan when it ends
-	 * @param cacheClear whether a cache clear runs the scan: it removes every key it found on the master whose walk
-	 * found it, before handing it out ({@link #claimRemoved(byte[][])} tells the cache clear which of its keys are
-	 * gone already), and the observer sees the clear
+	 * @param cacheClear whether a cache clear runs the scan: it removes every key it
+	 * found on the master whose walk found it, before handing it out
+	 * ({@link #claimRemoved(byte[][])} tells the cache clear which of its keys are gone
+	 * already), and the observer sees the clear
 	 */
 	ClusterScan(ScanTransport transport, ScanSettings settings, byte @Nullable [] match, @Nullable Long count,
 			@Nullable String type, ScanObserver observer, boolean cacheClear) {
@@ -93,8 +101,8 @@ final class ClusterScan {
 	}
 
 	/**
-	 * Sets what runs whenever keys arrive or the scan ends (a reactive consumer's drain loop); runs on a client
-	 * thread.
+	 * Sets what runs whenever keys arrive or the scan ends (a reactive consumer's drain
+	 * loop); runs on a client thread.
 	 * @param signal the callback
 	 */
 	void onSignal(Runnable signal) {
@@ -124,8 +132,8 @@ final class ClusterScan {
 	}
 
 	/**
-	 * The node a walk of {@code master}'s keys reads: the master, or one of its replicas when the application reads
-	 * from replicas.
+	 * The node a walk of {@code master}'s keys reads: the master, or one of its replicas
+	 * when the application reads from replicas.
 	 */
 	ClusterNodes.Node walkNode(ClusterNodes layout, ClusterNodes.Node master) {
 		return this.walks.walkNode(layout, master);
@@ -144,7 +152,8 @@ final class ClusterScan {
 	}
 
 	/**
-	 * Reads the layout from the first node that answers: the walks' masters, then the client's seeds.
+	 * Reads the layout from the first node that answers: the walks' masters, then the
+	 * client's seeds.
 	 */
 	CompletableFuture<ClusterNodes> layout() {
 		List<NodeAddress> seeds = new ArrayList<>();
@@ -172,8 +181,8 @@ final class ClusterScan {
 	}
 
 	/**
-	 * Requests pages while fewer than the concurrency are in flight and the buffer is below the read-ahead, then, once
-	 * every walk ended, the rescans.
+	 * Requests pages while fewer than the concurrency are in flight and the buffer is
+	 * below the read-ahead, then, once every walk ended, the rescans.
 	 */
 	void pump() {
 		List<ScanWalk> pages = List.of();
@@ -207,8 +216,8 @@ final class ClusterScan {
 	}
 
 	/**
-	 * Whether a page could start (the monitor held): a walk idle (neither reading nor ended) and room in flight, or a
-	 * rescan due.
+	 * Whether a page could start (the monitor held): a walk idle (neither reading nor
+	 * ended) and room in flight, or a rescan due.
 	 */
 	boolean pageCouldStart() {
 		return (this.state == State.WALKING && this.walks.canRequest())
@@ -216,8 +225,9 @@ final class ClusterScan {
 	}
 
 	/**
-	 * Takes back, among keys this scan handed out, those it removed itself (compared by reference: exactly the arrays
-	 * it returned), so that the cache clear deletes only the others.
+	 * Takes back, among keys this scan handed out, those it removed itself (compared by
+	 * reference: exactly the arrays it returned), so that the cache clear deletes only
+	 * the others.
 	 * @param keys keys the cache clear is about to delete
 	 * @return the keys not removed by this scan, {@code keys} itself when none was
 	 */
@@ -258,7 +268,8 @@ final class ClusterScan {
 	 * Every walk and rescan ended.
 	 */
 	void complete() {
-		// Observed before the consumer can see the end, so that meters are current when a scan returns.
+		// Observed before the consumer can see the end, so that meters are current when a
+		// scan returns.
 		finished(ScanObserver.Outcome.COMPLETE);
 		synchronized (this) {
 			if (this.state.isOver()) {

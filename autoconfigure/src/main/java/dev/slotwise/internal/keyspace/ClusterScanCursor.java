@@ -10,13 +10,15 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.core.Cursor;
 
 /**
- * A {@link Cursor} over a {@link ClusterScan}: {@link #hasNext()} waits for the walks' next key; {@link #close()}
- * stops every walk. Its id is {@code 0} once the scan ended and otherwise a number that only says it goes on: there is
- * no single server cursor to resume from.
+ * A {@link Cursor} over a {@link ClusterScan}: {@link #hasNext()} waits for the walks'
+ * next key; {@link #close()} stops every walk. Its id is {@code 0} once the scan ended
+ * and otherwise a number that only says it goes on: there is no single server cursor to
+ * resume from.
  * <p>
- * The walks start when the cursor is first read, or as a cache clear with {@link #clearCache(ToLongFunction)}: Spring
- * Data Redis's cache writer hands Slotwise's {@link ClusterCacheClear} the connection, whose {@code scan(options)}
- * returns this cursor, and only then can the scan know it is a clear.
+ * The walks start when the cursor is first read, or as a cache clear with
+ * {@link #clearCache(ToLongFunction)}: Spring Data Redis's cache writer hands Slotwise's
+ * {@link ClusterCacheClear} the connection, whose {@code scan(options)} returns this
+ * cursor, and only then can the scan know it is a clear.
  */
 final class ClusterScanCursor implements Cursor<byte[]> {
 
@@ -42,8 +44,9 @@ final class ClusterScanCursor implements Cursor<byte[]> {
 	}
 
 	/**
-	 * Runs the scan as a cache clear: every key is removed where its walk found it, and those a walk could not remove
-	 * (their slot moved; their node stopped answering) are handed to {@code delete}, routed as usual.
+	 * Runs the scan as a cache clear: every key is removed where its walk found it, and
+	 * those a walk could not remove (their slot moved; their node stopped answering) are
+	 * handed to {@code delete}, routed as usual.
 	 * @param delete deletes keys, returning how many it deleted
 	 * @return the keys deleted
 	 * @throws IllegalStateException when the cursor was read already
@@ -148,7 +151,8 @@ final class ClusterScanCursor implements Cursor<byte[]> {
 
 		/**
 		 * Creates the scan.
-		 * @param cacheClear whether a cache clear runs it (it removes keys where they were found)
+		 * @param cacheClear whether a cache clear runs it (it removes keys where they
+		 * were found)
 		 * @return the scan
 		 */
 		ClusterScan create(boolean cacheClear);

@@ -1,9 +1,10 @@
 package dev.slotwise.internal.keyspace;
 
 /**
- * Redis's glob-style matching ({@code SCAN MATCH}, {@code KEYS}): {@code *}, {@code ?}, {@code [abc]},
- * {@code [^a]}, {@code [a-z]} and {@code \} escapes, on bytes. Used where the server cannot filter for us: the keys
- * {@code CLUSTER GETKEYSINSLOT} returns for a slot rescanned after a migration.
+ * Redis's glob-style matching ({@code SCAN MATCH}, {@code KEYS}): {@code *}, {@code ?},
+ * {@code [abc]}, {@code [^a]}, {@code [a-z]} and {@code \} escapes, on bytes. Used where
+ * the server cannot filter for us: the keys {@code CLUSTER GETKEYSINSLOT} returns for a
+ * slot rescanned after a migration.
  */
 final class Glob {
 

@@ -21,13 +21,17 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 
 /**
- * Sends the walks' commands over connections borrowed from Jedis's per-node pools, one task per command (or per
- * pipelined group) on the multi-key executor; a connection goes back to its pool as soon as its reply is read, so a
- * scan holds none between pages and none after {@code close()}.
+ * Sends the walks' commands over connections borrowed from Jedis's per-node pools, one
+ * task per command (or per pipelined group) on the multi-key executor; a connection goes
+ * back to its pool as soon as its reply is read, so a scan holds none between pages and
+ * none after {@code close()}.
  */
 final class JedisScanTransport implements ScanTransport {
 
-	/** The task that this transport's running task on this thread started, to run next on the same thread. */
+	/**
+	 * The task that this transport's running task on this thread started, to run next on
+	 * the same thread.
+	 */
 	private final ThreadLocal<Continuation> continuation = new ThreadLocal<>();
 
 	private static final int MAX_CONTINUATIONS = 64;
@@ -110,7 +114,8 @@ final class JedisScanTransport implements ScanTransport {
 			for (int i = 0; i < slots.length; i++) {
 				long count = (Long) checked(counts.get(i));
 				if (count > 0) {
-					// A few more than counted: keys written meanwhile; a key present throughout was counted.
+					// A few more than counted: keys written meanwhile; a key present
+					// throughout was counted.
 					connection.sendCommand(Protocol.Command.CLUSTER, "GETKEYSINSLOT", String.valueOf(slots[i]),
 							String.valueOf(count + 16));
 					sent++;
@@ -209,12 +214,14 @@ final class JedisScanTransport implements ScanTransport {
 	}
 
 	/**
-	 * Runs a task on the executor, or, when a task of this transport running on this thread started it (a page's
-	 * completion asking for the walk's next page), right after that task on the same thread: a new task per page is a
-	 * hand-over to another thread (a queue and, when that thread sleeps, a wake-up) per {@code SCAN}; at count 10 the
-	 * difference was within the noise of the benchmark on two cores (docs/keyspace.md). Only the
-	 * first task a task starts continues on its thread (the others, other walks' pages or a clear's removals, go to
-	 * the executor and run in parallel), and at most {@value #MAX_CONTINUATIONS} in a row, so that a long walk
+	 * Runs a task on the executor, or, when a task of this transport running on this
+	 * thread started it (a page's completion asking for the walk's next page), right
+	 * after that task on the same thread: a new task per page is a hand-over to another
+	 * thread (a queue and, when that thread sleeps, a wake-up) per {@code SCAN}; at count
+	 * 10 the difference was within the noise of the benchmark on two cores
+	 * (docs/keyspace.md). Only the first task a task starts continues on its thread (the
+	 * others, other walks' pages or a clear's removals, go to the executor and run in
+	 * parallel), and at most {@value #MAX_CONTINUATIONS} in a row, so that a long walk
 	 * does not keep a thread of the multi-key executor from the calls queued behind it.
 	 */
 	private void execute(Runnable task) {

@@ -6,9 +6,9 @@ import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
 
 /**
- * The cluster-wide key walks a cluster connection's key commands hand {@code scan(ScanOptions)} and
- * {@code keys(byte[])} to (implemented in {@code dev.slotwise.internal.keyspace}); without one they stay Spring Data
- * Redis's.
+ * The cluster-wide key walks a cluster connection's key commands hand
+ * {@code scan(ScanOptions)} and {@code keys(byte[])} to (implemented in
+ * {@code dev.slotwise.internal.keyspace}); without one they stay Spring Data Redis's.
  */
 public interface KeyspaceCommands {
 

@@ -8,8 +8,9 @@ import redis.clients.jedis.RedisClusterClient;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 
 /**
- * Creates the cluster-wide key walks of one client, which Slotwise's cluster connections put behind
- * {@code scan(ScanOptions)} and {@code keys(byte[])} (and, over Lettuce, the reactive connections').
+ * Creates the cluster-wide key walks of one client, which Slotwise's cluster connections
+ * put behind {@code scan(ScanOptions)} and {@code keys(byte[])} (and, over Lettuce, the
+ * reactive connections').
  */
 public final class KeyspaceSupport {
 
@@ -17,7 +18,8 @@ public final class KeyspaceSupport {
 	}
 
 	/**
-	 * Returns the key walks over Jedis: commands on the node pools of the client, run on the given executor.
+	 * Returns the key walks over Jedis: commands on the node pools of the client, run on
+	 * the given executor.
 	 * @param settings the walks' limits
 	 * @param observer sees each scan
 	 * @param client the started client, whose node pools the walks borrow from
@@ -35,10 +37,12 @@ public final class KeyspaceSupport {
 	}
 
 	/**
-	 * Returns the key walks over Lettuce: asynchronous commands on the node connections of a cluster connection.
+	 * Returns the key walks over Lettuce: asynchronous commands on the node connections
+	 * of a cluster connection.
 	 * @param settings the walks' limits
 	 * @param observer sees each scan
-	 * @param connection the native cluster connection whose node connections the walks use
+	 * @param connection the native cluster connection whose node connections the walks
+	 * use
 	 * @param invalidateTopology asks for a partition refresh after a node failed
 	 * @return the key walks
 	 */

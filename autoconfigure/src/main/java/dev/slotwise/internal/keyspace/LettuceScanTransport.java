@@ -23,8 +23,9 @@ import io.lettuce.core.protocol.ConnectionIntent;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Sends the walks' commands over Lettuce's multiplexed node connections of one cluster connection, without a thread
- * of its own: every future completes from Lettuce's I/O. Nodes are addressed by id, as Lettuce's partitions know them.
+ * Sends the walks' commands over Lettuce's multiplexed node connections of one cluster
+ * connection, without a thread of its own: every future completes from Lettuce's I/O.
+ * Nodes are addressed by id, as Lettuce's partitions know them.
  */
 final class LettuceScanTransport implements ScanTransport {
 
@@ -73,9 +74,8 @@ final class LettuceScanTransport implements ScanTransport {
 		if (count != null) {
 			args.limit(count);
 		}
-		return on(node, (commands) -> commands.scan(ScanCursor.of(cursor), args))
-			.thenApply((KeyScanCursor<byte[]> page) -> new Page(page.isFinished() ? "0" : page.getCursor(),
-					page.getKeys()));
+		return on(node, (commands) -> commands.scan(ScanCursor.of(cursor), args)).thenApply(
+				(KeyScanCursor<byte[]> page) -> new Page(page.isFinished() ? "0" : page.getCursor(), page.getKeys()));
 	}
 
 	@Override
@@ -84,7 +84,8 @@ final class LettuceScanTransport implements ScanTransport {
 			RedisAsyncCommands<byte[], byte[]> commands = nodeConnection.async();
 			List<CompletableFuture<List<byte[]>>> perSlot = new ArrayList<>(slots.length);
 			for (int slot : slots) {
-				perSlot.add(commands.clusterCountKeysInSlot(slot).toCompletableFuture()
+				perSlot.add(commands.clusterCountKeysInSlot(slot)
+					.toCompletableFuture()
 					.thenCompose((count) -> (count == 0) ? CompletableFuture.completedFuture(List.<byte[]>of())
 							: commands.clusterGetKeysInSlot(slot, (int) (count + 16)).toCompletableFuture()));
 			}
@@ -92,8 +93,8 @@ final class LettuceScanTransport implements ScanTransport {
 				List<byte[]> keys = new ArrayList<>();
 				lists.forEach(keys::addAll);
 				if (!withTypes) {
-					return CompletableFuture.completedFuture(keys.stream().map((key) -> new TypedKey(key, null))
-						.toList());
+					return CompletableFuture
+						.completedFuture(keys.stream().map((key) -> new TypedKey(key, null)).toList());
 				}
 				List<CompletableFuture<TypedKey>> typed = new ArrayList<>(keys.size());
 				for (byte[] key : keys) {
@@ -106,7 +107,8 @@ final class LettuceScanTransport implements ScanTransport {
 
 	@Override
 	public CompletableFuture<boolean[]> unlink(ClusterNodes.Node node, List<byte[][]> groups) {
-		// The multi-key engine's batch: encoded here, one write, no per-command future or timer.
+		// The multi-key engine's batch: encoded here, one write, no per-command future or
+		// timer.
 		return connect(node).thenCompose((nodeConnection) -> LettuceBatchWriter.unlink(nodeConnection, groups));
 	}
 
@@ -142,7 +144,8 @@ final class LettuceScanTransport implements ScanTransport {
 		if (address == null) {
 			return CompletableFuture.failedFuture(new IllegalStateException("Node " + node.id() + " has no address"));
 		}
-		// A node Lettuce's partitions do not know yet (they refresh on their own schedule): by address.
+		// A node Lettuce's partitions do not know yet (they refresh on their own
+		// schedule): by address.
 		this.invalidateTopology.run();
 		return this.connection.getConnectionAsync(address.host(), address.port(), intent);
 	}

@@ -14,12 +14,14 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The migration rescan of a {@link ClusterScan}: a key migrating from A to B can slip past both cursors (A's cursor
- * had not reached it when it left, B's had passed its position when it arrived). The slots a walk's master served
- * differently at its end than at the scan's start, and those in motion, are suspect; once every walk ended they are
- * read again, key by key, with {@code CLUSTER GETKEYSINSLOT} on the node that owns them and then on the node importing
- * them (a key moving in between is found on the importer), filtered by the pattern and type here. The rescan repeats
- * (up to {@value #MAX_ROUNDS} rounds) while slots keep moving. Guarded by the scan's monitor.
+ * The migration rescan of a {@link ClusterScan}: a key migrating from A to B can slip
+ * past both cursors (A's cursor had not reached it when it left, B's had passed its
+ * position when it arrived). The slots a walk's master served differently at its end than
+ * at the scan's start, and those in motion, are suspect; once every walk ended they are
+ * read again, key by key, with {@code CLUSTER GETKEYSINSLOT} on the node that owns them
+ * and then on the node importing them (a key moving in between is found on the importer),
+ * filtered by the pattern and type here. The rescan repeats (up to {@value #MAX_ROUNDS}
+ * rounds) while slots keep moving. Guarded by the scan's monitor.
  */
 final class MigrationRescan {
 
@@ -54,7 +56,8 @@ final class MigrationRescan {
 	private BitSet roundMotion = new BitSet(ClusterNodes.SLOTS);
 
 	/**
-	 * @param removal removes the keys found where they are, for a cache clear, or {@code null}
+	 * @param removal removes the keys found where they are, for a cache clear, or
+	 * {@code null}
 	 * @param match the pattern keys are filtered by, or {@code null}
 	 * @param type the type (lower case) keys are filtered by, or {@code null}
 	 */
@@ -95,8 +98,8 @@ final class MigrationRescan {
 	}
 
 	/**
-	 * Every walk ended: reads the current masters' views, adds the slots in motion, and plans the rescan of the
-	 * suspect slots, or ends the scan.
+	 * Every walk ended: reads the current masters' views, adds the slots in motion, and
+	 * plans the rescan of the suspect slots, or ends the scan.
 	 */
 	void verify() {
 		this.scan.layout().thenCompose((layout) -> {
@@ -129,8 +132,10 @@ final class MigrationRescan {
 					this.suspect.or(motion);
 				}
 				else {
-					// After a round of rescans: slots that moved, or started or stopped moving, meanwhile are read
-					// again. A slot still migrating as before needs no second read: its rescan read the source
+					// After a round of rescans: slots that moved, or started or stopped
+					// moving, meanwhile are read
+					// again. A slot still migrating as before needs no second read: its
+					// rescan read the source
 					// before the importer.
 					this.suspect.or(moved(previous, current));
 					BitSet changedMotion = (BitSet) motion.clone();
@@ -182,7 +187,8 @@ final class MigrationRescan {
 	}
 
 	/**
-	 * Owners first, importers after: a key that migrates between the two reads is found on the importer.
+	 * Owners first, importers after: a key that migrates between the two reads is found
+	 * on the importer.
 	 */
 	private void planRescans(Iterable<ClusterNodes.Node> owners) {
 		Map<ClusterNodes.Node, List<Integer>> first = new HashMap<>();
@@ -212,8 +218,8 @@ final class MigrationRescan {
 	}
 
 	/**
-	 * Reads the keys of a rescan's slots on its node and hands those matching to the consumer (for a cache clear,
-	 * once removed there).
+	 * Reads the keys of a rescan's slots on its node and hands those matching to the
+	 * consumer (for a cache clear, once removed there).
 	 */
 	void rescan(Rescan rescan) {
 		this.transport.keysInSlots(rescan.node, rescan.slots, this.type != null).whenComplete((keys, failure) -> {
@@ -237,7 +243,8 @@ final class MigrationRescan {
 				if (!found.isEmpty() && removal != null) {
 					this.scan.countRescanned(found.size());
 					this.readAhead.removing(found.size());
-					// Still rescanning until they are removed: verify() must not run before.
+					// Still rescanning until they are removed: verify() must not run
+					// before.
 					toRemove = found;
 				}
 				else {

@@ -13,9 +13,10 @@ import reactor.core.publisher.FluxSink;
 import org.springframework.dao.DataAccessException;
 
 /**
- * The cluster-wide scan as a {@link Flux} that honours back-pressure: keys are emitted only as the subscriber
- * requests them, and the walks stop reading nodes while {@link ScanSettings#readAhead()} keys wait unrequested.
- * Cancelling the subscription stops every walk. Nothing blocks: pages arrive from the client's I/O callbacks.
+ * The cluster-wide scan as a {@link Flux} that honours back-pressure: keys are emitted
+ * only as the subscriber requests them, and the walks stop reading nodes while
+ * {@link ScanSettings#readAhead()} keys wait unrequested. Cancelling the subscription
+ * stops every walk. Nothing blocks: pages arrive from the client's I/O callbacks.
  */
 public final class ReactiveClusterScan {
 
@@ -37,7 +38,8 @@ public final class ReactiveClusterScan {
 		ClusterScan scan = this.scans.get();
 		AtomicInteger work = new AtomicInteger();
 		AtomicBoolean terminated = new AtomicBoolean();
-		// The page being emitted; touched only inside the drain loop, which one thread runs at a time.
+		// The page being emitted; touched only inside the drain loop, which one thread
+		// runs at a time.
 		Pending pending = new Pending();
 		Runnable drain = () -> {
 			if (work.getAndIncrement() != 0) {

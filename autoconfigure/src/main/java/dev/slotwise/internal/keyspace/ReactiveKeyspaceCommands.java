@@ -9,7 +9,8 @@ import reactor.core.publisher.Mono;
 import org.springframework.data.redis.core.ScanOptions;
 
 /**
- * {@link KeyspaceCommands} that also run without blocking, for the reactive connections over Lettuce.
+ * {@link KeyspaceCommands} that also run without blocking, for the reactive connections
+ * over Lettuce.
  */
 public interface ReactiveKeyspaceCommands extends KeyspaceCommands {
 

@@ -1,8 +1,8 @@
 package dev.slotwise.internal.keyspace;
 
 /**
- * Sees every cluster-wide scan and cache clear; the Micrometer meters implement it, so that the core does not depend
- * on Micrometer.
+ * Sees every cluster-wide scan and cache clear; the Micrometer meters implement it, so
+ * that the core does not depend on Micrometer.
  */
 public interface ScanObserver {
 
@@ -13,8 +13,8 @@ public interface ScanObserver {
 	/**
 	 * A scan ended.
 	 * @param keys the keys it returned to its consumer
-	 * @param rescanned the keys it returned from a walk restarted after a failover or from a slot rescanned after a
-	 * migration, each possibly a duplicate
+	 * @param rescanned the keys it returned from a walk restarted after a failover or
+	 * from a slot rescanned after a migration, each possibly a duplicate
 	 * @param restarts the node walks restarted on another node
 	 * @param outcome how it ended
 	 * @param durationNanos how long it ran
@@ -47,8 +47,8 @@ public interface ScanObserver {
 	}
 
 	/**
-	 * Hands out one observer per client; implemented by the meters, injected as an optional bean, so that Micrometer
-	 * stays out of a class that needs it.
+	 * Hands out one observer per client; implemented by the meters, injected as an
+	 * optional bean, so that Micrometer stays out of a class that needs it.
 	 */
 	interface Source {
 

@@ -9,10 +9,11 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
- * The read-ahead of a {@link ClusterScan}: the pages of keys found and not yet handed out, and the keys in removal,
- * which together stay below {@link ScanSettings#readAhead()} before the scan stops reading nodes; the consumer takes
- * pages here, waiting for one or signalled when one arrives. Guarded by the scan's monitor, which every method that
- * says so expects its caller to hold.
+ * The read-ahead of a {@link ClusterScan}: the pages of keys found and not yet handed
+ * out, and the keys in removal, which together stay below
+ * {@link ScanSettings#readAhead()} before the scan stops reading nodes; the consumer
+ * takes pages here, waiting for one or signalled when one arrives. Guarded by the scan's
+ * monitor, which every method that says so expects its caller to hold.
  */
 final class ScanReadAhead {
 
@@ -24,7 +25,10 @@ final class ScanReadAhead {
 
 	private int buffered;
 
-	/** Keys whose {@code UNLINK}s are in flight: they count against the read-ahead like buffered ones. */
+	/**
+	 * Keys whose {@code UNLINK}s are in flight: they count against the read-ahead like
+	 * buffered ones.
+	 */
 	private int removing;
 
 	private long returned;
@@ -37,7 +41,8 @@ final class ScanReadAhead {
 
 	/**
 	 * @param scan the scan, whose monitor guards the read-ahead
-	 * @param readAhead how many keys may wait for the consumer, in the buffer or in removal
+	 * @param readAhead how many keys may wait for the consumer, in the buffer or in
+	 * removal
 	 */
 	ScanReadAhead(ClusterScan scan, int readAhead) {
 		this.scan = scan;
@@ -110,7 +115,8 @@ final class ScanReadAhead {
 	void signal() {
 		Runnable signal;
 		synchronized (this.scan) {
-			// Only a consumer that found nothing waits; one that is busy with earlier pages needs no wake-up (with
+			// Only a consumer that found nothing waits; one that is busy with earlier
+			// pages needs no wake-up (with
 			// small pages, one per page was a context switch per SCAN).
 			if (this.waiting > 0) {
 				this.scan.notifyAll();
@@ -134,7 +140,8 @@ final class ScanReadAhead {
 			}
 			this.buffered -= page.size();
 			this.returned += page.size();
-			// Only when a page could start: a walk idle (neither reading nor ended) and room in flight and in the
+			// Only when a page could start: a walk idle (neither reading nor ended) and
+			// room in flight and in the
 			// buffer, or a rescan due.
 			low = hasRoom() && this.scan.pageCouldStart();
 		}

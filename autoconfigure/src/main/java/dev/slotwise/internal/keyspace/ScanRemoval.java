@@ -17,16 +17,20 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The removal of a cache clear's keys where its walks found them: every key a master's {@code SCAN} returns lives on
- * that master, so the keys of each page are unlinked there (one {@code UNLINK} per slot, pipelined) before they are
- * handed out, and the clear's own delete then takes back those removed ({@link #claimRemoved(byte[][])}) and deletes
+ * The removal of a cache clear's keys where its walks found them: every key a master's
+ * {@code SCAN} returns lives on that master, so the keys of each page are unlinked there
+ * (one {@code UNLINK} per slot, pipelined) before they are handed out, and the clear's
+ * own delete then takes back those removed ({@link #claimRemoved(byte[][])}) and deletes
  * only the others. Guarded by the scan's monitor.
  */
 final class ScanRemoval {
 
 	private static final Log logger = LogFactory.getLog(ClusterScan.class);
 
-	/** Keys per {@code UNLINK} when a cache clear removes keys where they were found (one slot per command). */
+	/**
+	 * Keys per {@code UNLINK} when a cache clear removes keys where they were found (one
+	 * slot per command).
+	 */
 	private static final int MAX_KEYS_PER_UNLINK = 1000;
 
 	private final ClusterScan scan;
@@ -37,7 +41,10 @@ final class ScanRemoval {
 
 	private final ScanReadAhead readAhead;
 
-	/** Keys removed where their walk found them, until the cache clear's own delete of them claims them. */
+	/**
+	 * Keys removed where their walk found them, until the cache clear's own delete of
+	 * them claims them.
+	 */
 	private final Set<byte[]> removed = Collections.newSetFromMap(new IdentityHashMap<>());
 
 	ScanRemoval(ClusterScan scan, ScanTransport transport, Duration timeout, ScanReadAhead readAhead) {
@@ -48,10 +55,11 @@ final class ScanRemoval {
 	}
 
 	/**
-	 * Removes keys on the master whose walk (or rescan) found them, one {@code UNLINK} per slot, then hands them to
-	 * the consumer, those removed marked so. A key the master did not remove (a redirect: its slot moved; a node that
-	 * stopped answering) is handed out unmarked: the cache clear's own delete, routed as usual, removes it. The keys
-	 * were counted into removal by the caller.
+	 * Removes keys on the master whose walk (or rescan) found them, one {@code UNLINK}
+	 * per slot, then hands them to the consumer, those removed marked so. A key the
+	 * master did not remove (a redirect: its slot moved; a node that stopped answering)
+	 * is handed out unmarked: the cache clear's own delete, routed as usual, removes it.
+	 * The keys were counted into removal by the caller.
 	 * @param then runs under the scan's monitor once the removal ended
 	 */
 	void removeThenBuffer(ClusterNodes.Node master, List<byte[]> keys, @Nullable Runnable then) {
@@ -62,8 +70,8 @@ final class ScanRemoval {
 		List<byte[][]> groups = new ArrayList<>(bySlot.size());
 		for (List<byte[]> group : bySlot.values()) {
 			for (int from = 0; from < group.size(); from += MAX_KEYS_PER_UNLINK) {
-				groups.add(group.subList(from, Math.min(group.size(), from + MAX_KEYS_PER_UNLINK))
-					.toArray(new byte[0][]));
+				groups.add(
+						group.subList(from, Math.min(group.size(), from + MAX_KEYS_PER_UNLINK)).toArray(new byte[0][]));
 			}
 		}
 		CompletableFuture<boolean[]> unlinked;
@@ -101,8 +109,9 @@ final class ScanRemoval {
 	}
 
 	/**
-	 * Takes back, among keys the scan handed out, those it removed itself (compared by reference: exactly the arrays
-	 * it returned), so that the cache clear deletes only the others.
+	 * Takes back, among keys the scan handed out, those it removed itself (compared by
+	 * reference: exactly the arrays it returned), so that the cache clear deletes only
+	 * the others.
 	 * @param keys keys the cache clear is about to delete
 	 * @return the keys not removed by the scan, {@code keys} itself when none was
 	 */

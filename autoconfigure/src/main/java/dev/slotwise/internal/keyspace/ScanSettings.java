@@ -6,13 +6,14 @@ import java.time.Duration;
  * The limits of cluster-wide key walks.
  *
  * @param concurrency how many nodes are read at the same time
- * @param readAhead how many keys a scan buffers ahead of its consumer before it stops reading nodes
- * @param failoverTimeout how long a walk whose node stopped answering waits for the node's slots to be served again
- * (its successor after a failover) before the scan fails
- * @param timeout how long a {@code KEYS} on all masters may take, and a cache clear's removal of one page of keys
+ * @param readAhead how many keys a scan buffers ahead of its consumer before it stops
+ * reading nodes
+ * @param failoverTimeout how long a walk whose node stopped answering waits for the
+ * node's slots to be served again (its successor after a failover) before the scan fails
+ * @param timeout how long a {@code KEYS} on all masters may take, and a cache clear's
+ * removal of one page of keys
  */
 public record ScanSettings(int concurrency, int readAhead, Duration failoverTimeout, Duration timeout) {
-
 
 	/**
 	 * Checks the limits.

@@ -7,9 +7,10 @@ import dev.slotwise.internal.routing.NodeAddress;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a keyspace walk needs from a client library: a few keyless commands sent to one named node, without waiting
- * (each future completes from the client's I/O or from a thread of the caller's executor). A failure to reach the
- * node completes the future exceptionally with anything but {@link ServerError}; an error reply of the server
+ * What a keyspace walk needs from a client library: a few keyless commands sent to one
+ * named node, without waiting (each future completes from the client's I/O or from a
+ * thread of the caller's executor). A failure to reach the node completes the future
+ * exceptionally with anything but {@link ServerError}; an error reply of the server
  * completes it with {@link ServerError}.
  */
 interface ScanTransport {
@@ -28,7 +29,8 @@ interface ScanTransport {
 	CompletableFuture<String> clusterNodes(ClusterNodes.Node node);
 
 	/**
-	 * Like {@link #clusterNodes(ClusterNodes.Node)}, to a node known only by address (a seed).
+	 * Like {@link #clusterNodes(ClusterNodes.Node)}, to a node known only by address (a
+	 * seed).
 	 * @param address the node's address
 	 * @return the reply text
 	 */
@@ -57,12 +59,13 @@ interface ScanTransport {
 	CompletableFuture<List<TypedKey>> keysInSlots(ClusterNodes.Node node, int[] slots, boolean withTypes);
 
 	/**
-	 * Sends one {@code UNLINK} per group, pipelined, to one node (a cache clear removing keys where its walk found
-	 * them).
+	 * Sends one {@code UNLINK} per group, pipelined, to one node (a cache clear removing
+	 * keys where its walk found them).
 	 * @param node the node
 	 * @param groups keys, each group of one slot
-	 * @return for each group, whether the node executed its {@code UNLINK} (answered a count; an error reply such as a
-	 * redirect during a slot migration is {@code false}); completes exceptionally when the node could not be reached
+	 * @return for each group, whether the node executed its {@code UNLINK} (answered a
+	 * count; an error reply such as a redirect during a slot migration is {@code false});
+	 * completes exceptionally when the node could not be reached
 	 */
 	CompletableFuture<boolean[]> unlink(ClusterNodes.Node node, List<byte[][]> groups);
 
@@ -80,7 +83,8 @@ interface ScanTransport {
 	void invalidateTopology();
 
 	/**
-	 * Returns whether walks should run on replicas, as the application's read routing says.
+	 * Returns whether walks should run on replicas, as the application's read routing
+	 * says.
 	 * @return whether to prefer replicas
 	 */
 	boolean readFromReplicas();
@@ -104,7 +108,8 @@ interface ScanTransport {
 	}
 
 	/**
-	 * An error reply (a bad pattern or type, a refused command): retrying elsewhere cannot help.
+	 * An error reply (a bad pattern or type, a refused command): retrying elsewhere
+	 * cannot help.
 	 */
 	final class ServerError extends RuntimeException {
 

@@ -3,8 +3,8 @@ package dev.slotwise.internal.keyspace;
 import java.util.BitSet;
 
 /**
- * One master's walk in a {@link ClusterScan}: the node read, its cursor and what the walk's slots were at the start.
- * Guarded by the scan's monitor.
+ * One master's walk in a {@link ClusterScan}: the node read, its cursor and what the
+ * walk's slots were at the start. Guarded by the scan's monitor.
  */
 final class ScanWalk {
 

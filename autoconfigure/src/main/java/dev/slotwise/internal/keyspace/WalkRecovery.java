@@ -12,10 +12,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
- * The failover resume of a {@link ClusterScan}'s walks: a node that stops answering mid-walk is replaced by the master
- * that serves its slots next, found by polling the cluster's layout for up to
- * {@link ScanSettings#failoverTimeout()}, and the walk goes on there (the same node: same cursor; another: from cursor
- * 0, since a {@code SCAN} cursor is a position in one server's hash table). A server error ends the scan instead.
+ * The failover resume of a {@link ClusterScan}'s walks: a node that stops answering
+ * mid-walk is replaced by the master that serves its slots next, found by polling the
+ * cluster's layout for up to {@link ScanSettings#failoverTimeout()}, and the walk goes on
+ * there (the same node: same cursor; another: from cursor 0, since a {@code SCAN} cursor
+ * is a position in one server's hash table). A server error ends the scan instead.
  */
 final class WalkRecovery {
 
@@ -36,8 +37,9 @@ final class WalkRecovery {
 	}
 
 	/**
-	 * A node stopped answering: a server error ends the scan; anything else waits for the slots to be served again
-	 * and resumes there (the same node: same cursor; another: from the start).
+	 * A node stopped answering: a server error ends the scan; anything else waits for the
+	 * slots to be served again and resumes there (the same node: same cursor; another:
+	 * from the start).
 	 */
 	void walkFailed(ScanWalk walk, ClusterNodes.Node node, Throwable failure) {
 		Throwable cause = ClusterScan.unwrap(failure);
@@ -79,7 +81,8 @@ final class WalkRecovery {
 				synchronized (this.scan) {
 					ClusterNodes.Node next = this.scan.walkNode(layout, successor);
 					if (!next.id().equals(failed.id())) {
-						// A cursor is a position in one server's table: another node starts over.
+						// A cursor is a position in one server's table: another node
+						// starts over.
 						walk.cursor = "0";
 						walk.restarted = true;
 						this.scan.countRestart();
@@ -94,7 +97,8 @@ final class WalkRecovery {
 	}
 
 	/**
-	 * Returns the master that now serves most of the walk's slots, once it is not marked failed.
+	 * Returns the master that now serves most of the walk's slots, once it is not marked
+	 * failed.
 	 */
 	private static ClusterNodes.@Nullable Node successor(ClusterNodes layout, ScanWalk walk) {
 		ClusterNodes.Node best = null;

@@ -12,10 +12,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
- * The walk scheduling of a {@link ClusterScan}: one walk per master, pages requested in turn from the idle walks while
- * fewer than {@link ScanSettings#concurrency()} are in flight, each page handed to the read-ahead (or, for a cache
- * clear, to the removal first), and each walk's view of its slots compared at its end with the scan's start. Guarded
- * by the scan's monitor.
+ * The walk scheduling of a {@link ClusterScan}: one walk per master, pages requested in
+ * turn from the idle walks while fewer than {@link ScanSettings#concurrency()} are in
+ * flight, each page handed to the read-ahead (or, for a cache clear, to the removal
+ * first), and each walk's view of its slots compared at its end with the scan's start.
+ * Guarded by the scan's monitor.
  */
 final class WalkScheduler {
 
@@ -95,8 +96,8 @@ final class WalkScheduler {
 	}
 
 	/**
-	 * The node a walk of {@code master}'s keys reads: the master, or one of its replicas when the application reads
-	 * from replicas.
+	 * The node a walk of {@code master}'s keys reads: the master, or one of its replicas
+	 * when the application reads from replicas.
 	 */
 	ClusterNodes.Node walkNode(ClusterNodes layout, ClusterNodes.Node master) {
 		if (this.transport.readFromReplicas()) {
@@ -109,7 +110,8 @@ final class WalkScheduler {
 	}
 
 	/**
-	 * Adds the walks' masters to {@code seeds} (the monitor held), the first nodes asked for the layout.
+	 * Adds the walks' masters to {@code seeds} (the monitor held), the first nodes asked
+	 * for the layout.
 	 */
 	void addMasters(List<NodeAddress> seeds) {
 		for (ScanWalk walk : this.walks) {
@@ -146,7 +148,8 @@ final class WalkScheduler {
 	}
 
 	/**
-	 * Whether a walk is idle, neither reading nor ended, with room in flight (the monitor held).
+	 * Whether a walk is idle, neither reading nor ended, with room in flight (the monitor
+	 * held).
 	 */
 	boolean canRequest() {
 		return this.running < this.concurrency && this.running < this.unfinished;
@@ -222,7 +225,8 @@ final class WalkScheduler {
 			endView(walk);
 		}
 		if (removal != null && !page.keys().isEmpty()) {
-			// The walk's next SCAN first: the node answers it before these UNLINKs, so the next page is on its way
+			// The walk's next SCAN first: the node answers it before these UNLINKs, so
+			// the next page is on its way
 			// while they run.
 			this.scan.pump();
 			removal.removeThenBuffer(master, page.keys(), null);
@@ -233,8 +237,8 @@ final class WalkScheduler {
 	}
 
 	/**
-	 * Compares the shard's slots at the end of the walk with those at the start of the scan; a difference, or a slot
-	 * in motion, makes the slot suspect.
+	 * Compares the shard's slots at the end of the walk with those at the start of the
+	 * scan; a difference, or a slot in motion, makes the slot suspect.
 	 */
 	private void endView(ScanWalk walk) {
 		ClusterNodes.Node master;

@@ -11,10 +11,11 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.util.Assert;
 
 /**
- * A {@link MeterBinder} that hands out one observer per client ({@code jedis}, {@code lettuce}) and registers that
- * client's meters in every registry it is bound to. Observers are handed out while connection factories are built,
- * which can be before Spring Boot binds the registries, so an observer exists first and gains its meters when a
- * registry binds (and a registry bound first gives an observer its meters at once).
+ * A {@link MeterBinder} that hands out one observer per client ({@code jedis},
+ * {@code lettuce}) and registers that client's meters in every registry it is bound to.
+ * Observers are handed out while connection factories are built, which can be before
+ * Spring Boot binds the registries, so an observer exists first and gains its meters when
+ * a registry binds (and a registry bound first gives an observer its meters at once).
  *
  * @param <O> the observer type
  */
@@ -32,7 +33,8 @@ public abstract class ClientMeterBinder<O> implements MeterBinder {
 	}
 
 	/**
-	 * Returns the observer of one client, creating it (with its meters in every bound registry) on first use.
+	 * Returns the observer of one client, creating it (with its meters in every bound
+	 * registry) on first use.
 	 * @param client the client tag
 	 * @return the observer, the same for every call with the same client
 	 */
@@ -46,7 +48,8 @@ public abstract class ClientMeterBinder<O> implements MeterBinder {
 	}
 
 	/**
-	 * Returns the registries bound so far, for meters an observer adds later (a node seen for the first time).
+	 * Returns the registries bound so far, for meters an observer adds later (a node seen
+	 * for the first time).
 	 * @return a live, thread-safe view
 	 */
 	protected final List<MeterRegistry> registries() {

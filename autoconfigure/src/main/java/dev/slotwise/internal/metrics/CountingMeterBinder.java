@@ -3,15 +3,17 @@ package dev.slotwise.internal.metrics;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * A {@link ClientMeterBinder} whose observers keep their own counts and register, in each registry bound, meters that
- * read them: counts made before Spring Boot binds a registry show once it does.
+ * A {@link ClientMeterBinder} whose observers keep their own counts and register, in each
+ * registry bound, meters that read them: counts made before Spring Boot binds a registry
+ * show once it does.
  *
  * @param <O> the observer type
  */
 abstract class CountingMeterBinder<O extends CountingMeterBinder.Counting> extends ClientMeterBinder<O> {
 
 	/**
-	 * Returns the observer that counts one client's work for every registry this binder is bound to.
+	 * Returns the observer that counts one client's work for every registry this binder
+	 * is bound to.
 	 * @param client the client tag, {@code jedis} or {@code lettuce}
 	 * @return the observer, the same for every call with the same client
 	 */

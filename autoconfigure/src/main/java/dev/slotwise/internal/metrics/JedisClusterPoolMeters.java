@@ -26,24 +26,27 @@ import redis.clients.jedis.ConnectionPool;
 import org.springframework.util.Assert;
 
 /**
- * Meters for the per-node connection pools of a Jedis cluster client, tagged with the node ({@code host:port}, as
- * the cluster reports it):
+ * Meters for the per-node connection pools of a Jedis cluster client, tagged with the
+ * node ({@code host:port}, as the cluster reports it):
  * <ul>
- * <li>{@value #CONNECTIONS} (gauge, tag {@code state} = {@code active} or {@code idle});</li>
+ * <li>{@value #CONNECTIONS} (gauge, tag {@code state} = {@code active} or
+ * {@code idle});</li>
  * <li>{@value #MAX} (gauge): the pool's maximum size;</li>
  * <li>{@value #WAITING} (gauge): threads waiting for a connection;</li>
- * <li>{@value #BORROW_WAIT} (gauge, seconds): mean wait of the pool's recent borrows;</li>
+ * <li>{@value #BORROW_WAIT} (gauge, seconds): mean wait of the pool's recent
+ * borrows;</li>
  * <li>{@value #OPENED}, {@value #CLOSED}, {@value #BORROWS} (counters).</li>
  * </ul>
- * The meters follow the client's pools: gauges and counters read the pool the client holds for the node at the time
- * they are read, so a pool Jedis re-creates (after a node restart, or a full slot-cache reset) is seen at once, with
- * the counts of the pools it replaced carried over so that counters never go backwards. Every few seconds, and
- * whenever a client starts, the set of meters is brought in line with the client's nodes: meters are added for
- * nodes the client added and removed for nodes it dropped.
+ * The meters follow the client's pools: gauges and counters read the pool the client
+ * holds for the node at the time they are read, so a pool Jedis re-creates (after a node
+ * restart, or a full slot-cache reset) is seen at once, with the counts of the pools it
+ * replaced carried over so that counters never go backwards. Every few seconds, and
+ * whenever a client starts, the set of meters is brought in line with the client's nodes:
+ * meters are added for nodes the client added and removed for nodes it dropped.
  * <p>
- * Why not Micrometer's {@code CommonsObjectPool2Metrics}: it finds pools through JMX and tags them with their JMX
- * names ({@code pool-1}, {@code pool-2}, ...), which cannot tell which Redis node a pool serves, change when pools
- * are re-created, and need JMX on.
+ * Why not Micrometer's {@code CommonsObjectPool2Metrics}: it finds pools through JMX and
+ * tags them with their JMX names ({@code pool-1}, {@code pool-2}, ...), which cannot tell
+ * which Redis node a pool serves, change when pools are re-created, and need JMX on.
  */
 public final class JedisClusterPoolMeters implements MeterBinder, AutoCloseable {
 
@@ -60,8 +63,9 @@ public final class JedisClusterPoolMeters implements MeterBinder, AutoCloseable 
 	public static final String BORROW_WAIT = "slotwise.pool.borrow.wait.mean";
 
 	/**
-	 * Name of the counter of connections opened. Not {@code ...created}: Prometheus reserves the {@code _created}
-	 * suffix and its client would fold the counter into the {@value #CONNECTIONS} gauge's name.
+	 * Name of the counter of connections opened. Not {@code ...created}: Prometheus
+	 * reserves the {@code _created} suffix and its client would fold the counter into the
+	 * {@value #CONNECTIONS} gauge's name.
 	 */
 	public static final String OPENED = "slotwise.pool.connections.opened";
 
@@ -101,8 +105,9 @@ public final class JedisClusterPoolMeters implements MeterBinder, AutoCloseable 
 	/**
 	 * Makes the meters follow the pools a source returns, typically a running client's
 	 * {@code RedisClusterClient.getClusterNodes()}; replaces any earlier source.
-	 * @param pools returns the client's current pools by {@code host:port}, empty when it is not running; called
-	 * from the scraping thread and must be cheap and must not throw
+	 * @param pools returns the client's current pools by {@code host:port}, empty when it
+	 * is not running; called from the scraping thread and must be cheap and must not
+	 * throw
 	 */
 	public synchronized void follow(Supplier<Map<String, ConnectionPool>> pools) {
 		Assert.notNull(pools, "'pools' must not be null");
@@ -125,8 +130,8 @@ public final class JedisClusterPoolMeters implements MeterBinder, AutoCloseable 
 	}
 
 	/**
-	 * Starts the periodic sync once there is both a registry and a client to follow: an application on Lettuce with
-	 * Jedis on the class path gets no thread.
+	 * Starts the periodic sync once there is both a registry and a client to follow: an
+	 * application on Lettuce with Jedis on the class path gets no thread.
 	 */
 	private void startSyncing() {
 		if (this.syncer != null || this.closed || !this.following || this.registries.isEmpty()) {
@@ -143,7 +148,8 @@ public final class JedisClusterPoolMeters implements MeterBinder, AutoCloseable 
 	}
 
 	/**
-	 * Adds meters for nodes the client added since the last call and removes those of nodes it dropped.
+	 * Adds meters for nodes the client added since the last call and removes those of
+	 * nodes it dropped.
 	 */
 	public synchronized void sync() {
 		if (this.closed || this.registries.isEmpty()) {
@@ -187,7 +193,8 @@ public final class JedisClusterPoolMeters implements MeterBinder, AutoCloseable 
 	}
 
 	/**
-	 * The meters of one node in every registry, reading whichever pool the client holds for the node now.
+	 * The meters of one node in every registry, reading whichever pool the client holds
+	 * for the node now.
 	 */
 	private final class NodeMeters {
 
@@ -197,7 +204,9 @@ public final class JedisClusterPoolMeters implements MeterBinder, AutoCloseable 
 
 		private final List<Meter> meters = new ArrayList<>();
 
-		/** The pool last seen for the node, and the final counts of the pools it replaced. */
+		/**
+		 * The pool last seen for the node, and the final counts of the pools it replaced.
+		 */
 		private Carried carried = new Carried(null, 0, 0, 0);
 
 		NodeMeters(String node) {
@@ -206,16 +215,17 @@ public final class JedisClusterPoolMeters implements MeterBinder, AutoCloseable 
 		}
 
 		void register(MeterRegistry registry) {
-			this.meters.add(gauge(registry, CONNECTIONS, this.tags.and("state", "active"),
-					ConnectionPool::getNumActive, "Connections borrowed from the node's pool"));
+			this.meters.add(gauge(registry, CONNECTIONS, this.tags.and("state", "active"), ConnectionPool::getNumActive,
+					"Connections borrowed from the node's pool"));
 			this.meters.add(gauge(registry, CONNECTIONS, this.tags.and("state", "idle"), ConnectionPool::getNumIdle,
 					"Idle connections in the node's pool"));
 			this.meters.add(gauge(registry, MAX, this.tags, GenericObjectPool::getMaxTotal,
 					"Most connections the node's pool may hold"));
 			this.meters.add(gauge(registry, WAITING, this.tags, ConnectionPool::getNumWaiters,
 					"Threads waiting for a connection to the node"));
-			this.meters.add(Gauge.builder(BORROW_WAIT, this, (self) -> self.read(
-					(pool) -> pool.getMeanBorrowWaitDuration().toNanos() / 1e9))
+			this.meters.add(Gauge
+				.builder(BORROW_WAIT, this,
+						(self) -> self.read((pool) -> pool.getMeanBorrowWaitDuration().toNanos() / 1e9))
 				.tags(this.tags)
 				.baseUnit("seconds")
 				.description("Mean time recent borrows waited for a connection to the node")
@@ -256,7 +266,8 @@ public final class JedisClusterPoolMeters implements MeterBinder, AutoCloseable 
 		}
 
 		/**
-		 * Notes a pool the client holds for the node now, carrying over the counts of the one it replaced.
+		 * Notes a pool the client holds for the node now, carrying over the counts of the
+		 * one it replaced.
 		 */
 		synchronized Carried track(@Nullable ConnectionPool pool) {
 			Carried carried = this.carried;

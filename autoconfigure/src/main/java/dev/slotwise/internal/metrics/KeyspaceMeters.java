@@ -15,16 +15,19 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * Micrometer meters for the cluster-wide key walks, one {@link ScanObserver} per client (tag {@code client}):
+ * Micrometer meters for the cluster-wide key walks, one {@link ScanObserver} per client
+ * (tag {@code client}):
  * <ul>
- * <li>{@value #SCANS} (timer): cluster-wide scans; tag {@code outcome} ({@code complete}, {@code closed},
- * {@code failed});</li>
+ * <li>{@value #SCANS} (timer): cluster-wide scans; tag {@code outcome} ({@code complete},
+ * {@code closed}, {@code failed});</li>
  * <li>{@value #SCANNED} (counter): keys the scans returned;</li>
- * <li>{@value #DUPLICATES} (counter): keys returned by a node walk restarted after a failover or by a slot rescanned
- * after a migration, each of which may have been returned before: an upper bound of the duplicates;</li>
- * <li>{@value #RESTARTS} (counter): node walks started over on a failed node's successor;</li>
- * <li>{@value #CLEARS} (timer) and {@value #DELETED} (counter): cache clears on a cluster and the keys they
- * found and handed to deletion.</li>
+ * <li>{@value #DUPLICATES} (counter): keys returned by a node walk restarted after a
+ * failover or by a slot rescanned after a migration, each of which may have been returned
+ * before: an upper bound of the duplicates;</li>
+ * <li>{@value #RESTARTS} (counter): node walks started over on a failed node's
+ * successor;</li>
+ * <li>{@value #CLEARS} (timer) and {@value #DELETED} (counter): cache clears on a cluster
+ * and the keys they found and handed to deletion.</li>
  * </ul>
  * A {@link MeterBinder}, registered up front per client, as {@link MultiKeyMeters} is.
  */
@@ -98,11 +101,12 @@ public final class KeyspaceMeters extends RegistryMeterBinder<ScanObserver> impl
 		ClientMeters(MeterRegistry registry, String client) {
 			Tags tags = Tags.of("client", client);
 			for (ScanObserver.Outcome outcome : ScanObserver.Outcome.values()) {
-				this.scans.put(outcome, Timer.builder(SCANS)
-					.description("Cluster-wide scans")
-					.tags(tags)
-					.tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
-					.register(registry));
+				this.scans.put(outcome,
+						Timer.builder(SCANS)
+							.description("Cluster-wide scans")
+							.tags(tags)
+							.tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
+							.register(registry));
 			}
 			this.scanned = counter(registry, SCANNED, "Keys returned by cluster-wide scans", tags);
 			this.duplicates = counter(registry, DUPLICATES,

@@ -10,12 +10,15 @@ import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 import org.springframework.util.Assert;
 
 /**
- * Micrometer meters for the multi-key engine's executor (Jedis), tagged {@code name=multikey}: Micrometer's own
- * {@link ExecutorServiceMetrics} under the {@code slotwise.} prefix ({@code slotwise.executor.active},
- * {@code slotwise.executor.queued}, {@code slotwise.executor.completed}, {@code slotwise.executor.pool.size},
- * {@code slotwise.executor.pool.core}, {@code slotwise.executor.pool.max}, {@code slotwise.executor.queue.remaining}),
- * plus {@value #CALLER_RUNS} (function counter): node batches run on the calling thread because every thread was
- * busy and the queue full, which no generic executor binder can see.
+ * Micrometer meters for the multi-key engine's executor (Jedis), tagged
+ * {@code name=multikey}: Micrometer's own {@link ExecutorServiceMetrics} under the
+ * {@code slotwise.} prefix ({@code slotwise.executor.active},
+ * {@code slotwise.executor.queued}, {@code slotwise.executor.completed},
+ * {@code slotwise.executor.pool.size}, {@code slotwise.executor.pool.core},
+ * {@code slotwise.executor.pool.max}, {@code slotwise.executor.queue.remaining}), plus
+ * {@value #CALLER_RUNS} (function counter): node batches run on the calling thread
+ * because every thread was busy and the queue full, which no generic executor binder can
+ * see.
  */
 public final class MultiKeyExecutorMeters implements MeterBinder {
 

@@ -15,22 +15,23 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
-
 /**
  * Micrometer meters for the multi-key engine, one {@link MultiKeyObserver} per client:
  * <ul>
- * <li>{@value #CALLS} (timer with a percentile histogram): cross-slot calls run by the engine; tags {@code command}
- * ({@code mget}, {@code mset}, {@code del}, {@code unlink}, {@code exists}), {@code client} and {@code outcome}
- * ({@code success} or {@code failure});</li>
- * <li>{@value #KEYS} (distribution summary): keys per cross-slot call; tags {@code command} and
- * {@code client};</li>
- * <li>{@value #REDIRECTS} (counter): commands the servers redirected; tags {@code type} ({@code moved}, {@code ask},
- * {@code tryagain}) and {@code client}.</li>
+ * <li>{@value #CALLS} (timer with a percentile histogram): cross-slot calls run by the
+ * engine; tags {@code command} ({@code mget}, {@code mset}, {@code del}, {@code unlink},
+ * {@code exists}), {@code client} and {@code outcome} ({@code success} or
+ * {@code failure});</li>
+ * <li>{@value #KEYS} (distribution summary): keys per cross-slot call; tags
+ * {@code command} and {@code client};</li>
+ * <li>{@value #REDIRECTS} (counter): commands the servers redirected; tags {@code type}
+ * ({@code moved}, {@code ask}, {@code tryagain}) and {@code client}.</li>
  * </ul>
- * A {@link MeterBinder}: Spring Boot binds it to the application's registry once every bean exists, which may be after
- * the connection factory asked for its {@link #forClient(String) observer}; calls before that are not recorded. The
- * meters of a client are registered up front, so that a call costs an array lookup and two record operations, never
- * a registry lookup.
+ * A {@link MeterBinder}: Spring Boot binds it to the application's registry once every
+ * bean exists, which may be after the connection factory asked for its
+ * {@link #forClient(String) observer}; calls before that are not recorded. The meters of
+ * a client are registered up front, so that a call costs an array lookup and two record
+ * operations, never a registry lookup.
  */
 public final class MultiKeyMeters extends RegistryMeterBinder<MultiKeyObserver> implements MultiKeyObserver.Source {
 
@@ -73,12 +74,13 @@ public final class MultiKeyMeters extends RegistryMeterBinder<MultiKeyObserver> 
 			for (MultiKeyCommand command : MultiKeyCommand.values()) {
 				this.successes.put(command, timer(registry, tags, command.tag(), "success"));
 				this.failures.put(command, timer(registry, tags, command.tag(), "failure"));
-				this.keys.put(command, DistributionSummary.builder(KEYS)
-					.description("Keys per cross-slot multi-key call")
-					.baseUnit("keys")
-					.tags(tags)
-					.tag("command", command.tag())
-					.register(registry));
+				this.keys.put(command,
+						DistributionSummary.builder(KEYS)
+							.description("Keys per cross-slot multi-key call")
+							.baseUnit("keys")
+							.tags(tags)
+							.tag("command", command.tag())
+							.register(registry));
 			}
 			for (RedirectKind kind : RedirectKind.values()) {
 				this.redirects.put(kind, redirects(registry, tags, kind.tag()));
@@ -86,7 +88,8 @@ public final class MultiKeyMeters extends RegistryMeterBinder<MultiKeyObserver> 
 		}
 
 		private static Timer timer(MeterRegistry registry, Tags tags, String command, String outcome) {
-			// The histogram feeds p50/p99 in Prometheus (histogram_quantile); bounded to the range a multi-key call
+			// The histogram feeds p50/p99 in Prometheus (histogram_quantile); bounded to
+			// the range a multi-key call
 			// lives in, so that each timer has a few dozen buckets rather than hundreds.
 			return Timer.builder(CALLS)
 				.description("Cross-slot multi-key calls run by the Slotwise engine")

@@ -30,23 +30,28 @@ import org.springframework.util.Assert;
 /**
  * Micrometer meters for the near cache ({@code slotwise.near-cache.enabled}):
  * <ul>
- * <li>{@value #READS} (counter): keys read through the near cache; tag {@code result} ({@code hit} when answered
- * from memory, {@code miss} when read from Redis);</li>
- * <li>{@value #EVICTIONS} (counter): entries Caffeine dropped; tag {@code cause} ({@code size} when the cache was full,
- * {@code expired} after the time-to-live);</li>
- * <li>{@value #INVALIDATIONS} (counter) and {@value #INVALIDATED_KEYS} (counter): invalidation messages received from
- * the nodes and the keys they named (each write is reported by its master and by each of its replicas);</li>
- * <li>{@value #FLUSHES} (counter) and {@value #FLUSHED_ENTRIES} (counter): slot flushes and the entries they dropped;
- * tag {@code cause} ({@code link-lost}, {@code topology}, {@code server}, {@code clear}, {@code restart},
- * {@code refused}, {@code stopped});</li>
- * <li>{@value #ENTRIES} (gauge) and {@value #SIZE} (gauge, bytes): what the cache holds, as Caffeine estimates it;</li>
- * <li>{@value #MASTER_ENTRIES} (gauge): entries per master; tag {@code master} ({@code host:port}); counted every
- * {@value #REFRESH_SECONDS} seconds on a thread of its own (it walks the cache), not at each scrape;</li>
- * <li>{@value #LINKS} (gauge): invalidation links to the nodes (masters and replicas); tag {@code state}
- * ({@code ready}, {@code connecting}, {@code down}, {@code refused}).</li>
+ * <li>{@value #READS} (counter): keys read through the near cache; tag {@code result}
+ * ({@code hit} when answered from memory, {@code miss} when read from Redis);</li>
+ * <li>{@value #EVICTIONS} (counter): entries Caffeine dropped; tag {@code cause}
+ * ({@code size} when the cache was full, {@code expired} after the time-to-live);</li>
+ * <li>{@value #INVALIDATIONS} (counter) and {@value #INVALIDATED_KEYS} (counter):
+ * invalidation messages received from the nodes and the keys they named (each write is
+ * reported by its master and by each of its replicas);</li>
+ * <li>{@value #FLUSHES} (counter) and {@value #FLUSHED_ENTRIES} (counter): slot flushes
+ * and the entries they dropped; tag {@code cause} ({@code link-lost}, {@code topology},
+ * {@code server}, {@code clear}, {@code restart}, {@code refused}, {@code stopped});</li>
+ * <li>{@value #ENTRIES} (gauge) and {@value #SIZE} (gauge, bytes): what the cache holds,
+ * as Caffeine estimates it;</li>
+ * <li>{@value #MASTER_ENTRIES} (gauge): entries per master; tag {@code master}
+ * ({@code host:port}); counted every {@value #REFRESH_SECONDS} seconds on a thread of its
+ * own (it walks the cache), not at each scrape;</li>
+ * <li>{@value #LINKS} (gauge): invalidation links to the nodes (masters and replicas);
+ * tag {@code state} ({@code ready}, {@code connecting}, {@code down},
+ * {@code refused}).</li>
  * </ul>
- * There is one near cache per application, so no {@code client} tag. A {@link MeterBinder}: counts made before Spring
- * Boot binds the registry are kept and show once it does. A hit costs one {@link LongAdder} increment.
+ * There is one near cache per application, so no {@code client} tag. A
+ * {@link MeterBinder}: counts made before Spring Boot binds the registry are kept and
+ * show once it does. A hit costs one {@link LongAdder} increment.
  */
 public final class NearCacheMeters implements NearCacheObserver, MeterBinder, AutoCloseable {
 
@@ -83,7 +88,10 @@ public final class NearCacheMeters implements NearCacheObserver, MeterBinder, Au
 	/** How often the entries per master are counted, in seconds. */
 	public static final long REFRESH_SECONDS = 5;
 
-	/** The flush causes the near cache reports; others are registered when they first occur. */
+	/**
+	 * The flush causes the near cache reports; others are registered when they first
+	 * occur.
+	 */
 	static final List<String> FLUSH_CAUSES = List.of("link-lost", "topology", "server", "clear", "restart", "refused",
 			"stopped");
 
@@ -127,7 +135,8 @@ public final class NearCacheMeters implements NearCacheObserver, MeterBinder, Au
 	}
 
 	/**
-	 * Creates the meters with another refresh interval of the entries per master, for tests.
+	 * Creates the meters with another refresh interval of the entries per master, for
+	 * tests.
 	 * @param refresh how often the entries per master are counted
 	 */
 	NearCacheMeters(Duration refresh) {
@@ -251,13 +260,17 @@ public final class NearCacheMeters implements NearCacheObserver, MeterBinder, Au
 		}
 		Map<String, String> links = runtime.links();
 		if (runtime.refused() != null) {
-			// A refusal closes every link: they are down because the servers said no, which is not a fault to chase.
+			// A refusal closes every link: they are down because the servers said no,
+			// which is not a fault to chase.
 			return state.equals("refused") ? links.size() : 0;
 		}
 		return links.values().stream().filter(state::equals).count();
 	}
 
-	/** Starts counting entries per master once there is a registry and a runtime, and at most once. */
+	/**
+	 * Starts counting entries per master once there is a registry and a runtime, and at
+	 * most once.
+	 */
 	private void startRefresher() {
 		if (this.refresher != null || this.closed || this.runtime == null || this.registries.isEmpty()) {
 			return;
@@ -281,8 +294,9 @@ public final class NearCacheMeters implements NearCacheObserver, MeterBinder, Au
 	}
 
 	/**
-	 * Counts the entries of each master and updates the gauges: every master the tracking knows, with 0 for those
-	 * that hold none. Walks the cache, so it runs on the refresher's thread only (and in tests).
+	 * Counts the entries of each master and updates the gauges: every master the tracking
+	 * knows, with 0 for those that hold none. Walks the cache, so it runs on the
+	 * refresher's thread only (and in tests).
 	 */
 	void refresh() {
 		NearCacheRuntime runtime = this.runtime;
@@ -297,7 +311,8 @@ public final class NearCacheMeters implements NearCacheObserver, MeterBinder, Au
 		}
 		counts.forEach((master, count) -> {
 			if (!masters.contains(master)) {
-				// Entries of slots whose owner the view does not know (or no longer knows): shown, not lost.
+				// Entries of slots whose owner the view does not know (or no longer
+				// knows): shown, not lost.
 				rows.add(MultiGauge.Row.of(Tags.of("master", master), count));
 			}
 		});

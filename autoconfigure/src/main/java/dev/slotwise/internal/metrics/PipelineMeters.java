@@ -12,20 +12,20 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
-
 /**
- * Micrometer meters of cluster pipelines: a {@link MeterBinder} that Spring Boot binds to the application's
- * registries, handing out one {@link PipelineObserver} per client that records in all of them:
+ * Micrometer meters of cluster pipelines: a {@link MeterBinder} that Spring Boot binds to
+ * the application's registries, handing out one {@link PipelineObserver} per client that
+ * records in all of them:
  * <ul>
- * <li>{@value #PIPELINES} (timer): pipelines closed; tags {@code client} and {@code outcome} ({@code success},
- * {@code command_error}, {@code failure});</li>
+ * <li>{@value #PIPELINES} (timer): pipelines closed; tags {@code client} and
+ * {@code outcome} ({@code success}, {@code command_error}, {@code failure});</li>
  * <li>{@value #COMMANDS} (distribution summary): commands per pipeline;</li>
  * <li>{@value #NODES} (distribution summary): masters per pipeline;</li>
- * <li>{@value #REDIRECTS} (counter): queued commands redirected; tag {@code type} ({@code moved}, {@code ask},
- * {@code tryagain}).</li>
+ * <li>{@value #REDIRECTS} (counter): queued commands redirected; tag {@code type}
+ * ({@code moved}, {@code ask}, {@code tryagain}).</li>
  * </ul>
- * No gauges, so no counter shares a base name with a gauge in Prometheus. Kept here rather than in the
- * {@code metrics} package until that package's owner takes it over.
+ * No gauges, so no counter shares a base name with a gauge in Prometheus. Kept here
+ * rather than in the {@code metrics} package until that package's owner takes it over.
  */
 public final class PipelineMeters extends RegistryMeterBinder<PipelineObserver> implements PipelineObserver.Source {
 
@@ -82,10 +82,11 @@ public final class PipelineMeters extends RegistryMeterBinder<PipelineObserver> 
 				.tags(tags)
 				.register(registry);
 			for (RedirectKind kind : RedirectKind.values()) {
-				this.redirects.put(kind, Counter.builder(REDIRECTS)
-					.description("Pipelined commands redirected by a server")
-					.tags(tags.and("type", kind.tag()))
-					.register(registry));
+				this.redirects.put(kind,
+						Counter.builder(REDIRECTS)
+							.description("Pipelined commands redirected by a server")
+							.tags(tags.and("type", kind.tag()))
+							.register(registry));
 			}
 		}
 

@@ -14,16 +14,20 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * Micrometer meters for pub/sub across the cluster, one {@link PubSubObserver} per client:
+ * Micrometer meters for pub/sub across the cluster, one {@link PubSubObserver} per
+ * client:
  * <ul>
- * <li>{@value #SUBSCRIPTIONS} (gauge): channels and patterns subscribed on a node; tags {@code client}, {@code node}
- * ({@code host:port}) and {@code kind} ({@code classic} for channels and patterns, {@code sharded});</li>
- * <li>{@value #RESUBSCRIPTIONS} (counter): names subscribed again after a failover, a new master, a lost connection or
- * a slot migration; tags {@code client} and {@code kind};</li>
- * <li>{@value #RECEIVED} (counter): messages handed to listeners; tags {@code client}, {@code node} and
- * {@code kind}.</li>
+ * <li>{@value #SUBSCRIPTIONS} (gauge): channels and patterns subscribed on a node; tags
+ * {@code client}, {@code node} ({@code host:port}) and {@code kind} ({@code classic} for
+ * channels and patterns, {@code sharded});</li>
+ * <li>{@value #RESUBSCRIPTIONS} (counter): names subscribed again after a failover, a new
+ * master, a lost connection or a slot migration; tags {@code client} and
+ * {@code kind};</li>
+ * <li>{@value #RECEIVED} (counter): messages handed to listeners; tags {@code client},
+ * {@code node} and {@code kind}.</li>
  * </ul>
- * A {@link MeterBinder}: counts made before Spring Boot binds the registry are kept and show once it does.
+ * A {@link MeterBinder}: counts made before Spring Boot binds the registry are kept and
+ * show once it does.
  */
 public final class PubSubMeters extends CountingMeterBinder<PubSubMeters.ClientObserver>
 		implements PubSubObserver.Source {

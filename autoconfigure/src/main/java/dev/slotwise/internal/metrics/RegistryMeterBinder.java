@@ -7,9 +7,10 @@ import java.util.function.Function;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * A {@link ClientMeterBinder} whose meters are registered up front, per client and registry: each registry bound
- * gets an observer of its own that records in its meters, and a client's observer passes everything to those of
- * every registry bound so far. A call then costs a few array lookups and record operations, never a registry lookup.
+ * A {@link ClientMeterBinder} whose meters are registered up front, per client and
+ * registry: each registry bound gets an observer of its own that records in its meters,
+ * and a client's observer passes everything to those of every registry bound so far. A
+ * call then costs a few array lookups and record operations, never a registry lookup.
  *
  * @param <O> the observer type
  */
@@ -19,14 +20,16 @@ public abstract class RegistryMeterBinder<O> extends ClientMeterBinder<RegistryM
 
 	/**
 	 * Creates a binder.
-	 * @param each returns an observer that passes everything to each observer a list holds at the time
+	 * @param each returns an observer that passes everything to each observer a list
+	 * holds at the time
 	 */
 	protected RegistryMeterBinder(Function<List<O>, O> each) {
 		this.each = each;
 	}
 
 	/**
-	 * Returns the observer that records one client's work in every registry this binder is bound to.
+	 * Returns the observer that records one client's work in every registry this binder
+	 * is bound to.
 	 * @param client the client tag, {@code jedis} or {@code lettuce}
 	 * @return the observer, the same for every call with the same client
 	 */
@@ -54,7 +57,8 @@ public abstract class RegistryMeterBinder<O> extends ClientMeterBinder<RegistryM
 	protected abstract O meters(MeterRegistry registry, String client);
 
 	/**
-	 * A client's observer and the observers of its meters in each registry, which it passes everything to.
+	 * A client's observer and the observers of its meters in each registry, which it
+	 * passes everything to.
 	 *
 	 * @param <O> the observer type
 	 * @param meters the observers of the client's meters, one per registry

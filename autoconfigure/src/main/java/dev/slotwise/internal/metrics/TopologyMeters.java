@@ -14,21 +14,21 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
-
 /**
  * Micrometer meters for the cluster topology, one {@link TopologyObserver} per client:
  * <ul>
- * <li>{@value #REFRESHES} (function timer): each node asked during a refresh, with its latency; tags
- * {@code client}, {@code node} ({@code host:port} as the cluster reports it) and {@code outcome} ({@code success}
- * or {@code failure});</li>
- * <li>{@value #LOOKUPS} (function counter): topology lookups; tags {@code client} and {@code result} ({@code hit}
- * when a fresh cached topology was served, {@code miss} otherwise);</li>
- * <li>{@value #AGE} (time gauge, seconds): time since the topology in use was last fetched successfully; tag
- * {@code client}; {@code NaN} before the first refresh.</li>
+ * <li>{@value #REFRESHES} (function timer): each node asked during a refresh, with its
+ * latency; tags {@code client}, {@code node} ({@code host:port} as the cluster reports
+ * it) and {@code outcome} ({@code success} or {@code failure});</li>
+ * <li>{@value #LOOKUPS} (function counter): topology lookups; tags {@code client} and
+ * {@code result} ({@code hit} when a fresh cached topology was served, {@code miss}
+ * otherwise);</li>
+ * <li>{@value #AGE} (time gauge, seconds): time since the topology in use was last
+ * fetched successfully; tag {@code client}; {@code NaN} before the first refresh.</li>
  * </ul>
- * A {@link MeterBinder}: Spring Boot binds it to the application's registry once every bean exists. The observers
- * count from the start, so the refreshes a connection factory makes while it starts (before the binding) are not
- * lost: the meters read those counts.
+ * A {@link MeterBinder}: Spring Boot binds it to the application's registry once every
+ * bean exists. The observers count from the start, so the refreshes a connection factory
+ * makes while it starts (before the binding) are not lost: the meters read those counts.
  */
 public final class TopologyMeters extends CountingMeterBinder<TopologyMeters.ClientObserver>
 		implements TopologyObserver.Source {
@@ -41,7 +41,6 @@ public final class TopologyMeters extends CountingMeterBinder<TopologyMeters.Cli
 
 	/** Name of the topology age gauge. */
 	public static final String AGE = "slotwise.topology.age";
-
 
 	@Override
 	protected ClientObserver newObserver(String client) {
@@ -60,7 +59,10 @@ public final class TopologyMeters extends CountingMeterBinder<TopologyMeters.Cli
 
 		private final Map<String, RefreshCounts> failures = new ConcurrentHashMap<>();
 
-		/** {@link System#nanoTime()} of the last successful refresh; {@code Long.MIN_VALUE} before the first. */
+		/**
+		 * {@link System#nanoTime()} of the last successful refresh;
+		 * {@code Long.MIN_VALUE} before the first.
+		 */
 		private volatile long lastSuccessNanos = Long.MIN_VALUE;
 
 		ClientObserver(String client) {
@@ -87,8 +89,8 @@ public final class TopologyMeters extends CountingMeterBinder<TopologyMeters.Cli
 				if (existing != null) {
 					return existing;
 				}
-				RefreshCounts created = new RefreshCounts(this.tags.and("node", node).and("outcome",
-						success ? "success" : "failure"));
+				RefreshCounts created = new RefreshCounts(
+						this.tags.and("node", node).and("outcome", success ? "success" : "failure"));
 				counts.put(node, created);
 				registries().forEach(created::register);
 				return created;
@@ -143,8 +145,9 @@ public final class TopologyMeters extends CountingMeterBinder<TopologyMeters.Cli
 		}
 
 		void register(MeterRegistry registry) {
-			FunctionTimer.builder(REFRESHES, this, (counts) -> counts.count.sum(), (counts) -> counts.nanos.sum(),
-					TimeUnit.NANOSECONDS)
+			FunctionTimer
+				.builder(REFRESHES, this, (counts) -> counts.count.sum(), (counts) -> counts.nanos.sum(),
+						TimeUnit.NANOSECONDS)
 				.description("Cluster topology requests to one node during a refresh")
 				.tags(this.tags)
 				.register(registry);

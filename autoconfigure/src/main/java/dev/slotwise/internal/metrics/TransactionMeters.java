@@ -14,15 +14,19 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * Micrometer meters for transactions on a cluster, one {@link TransactionObserver} per client:
+ * Micrometer meters for transactions on a cluster, one {@link TransactionObserver} per
+ * client:
  * <ul>
- * <li>{@value #TRANSACTIONS} (counter): transactions ended; tags {@code client} and {@code outcome}
- * ({@code committed}, {@code conflict} when a watched key changed, {@code discarded}, {@code refused} when a key of
- * another slot or a command with no place in a transaction was refused before sending, {@code slot_moved},
+ * <li>{@value #TRANSACTIONS} (counter): transactions ended; tags {@code client} and
+ * {@code outcome} ({@code committed}, {@code conflict} when a watched key changed,
+ * {@code discarded}, {@code refused} when a key of another slot or a command with no
+ * place in a transaction was refused before sending, {@code slot_moved},
  * {@code failed});</li>
- * <li>{@value #COMMANDS} (distribution summary): commands queued per transaction; tag {@code client}.</li>
+ * <li>{@value #COMMANDS} (distribution summary): commands queued per transaction; tag
+ * {@code client}.</li>
  * </ul>
- * A {@link MeterBinder}: counts made before Spring Boot binds the registry are kept and show once it does.
+ * A {@link MeterBinder}: counts made before Spring Boot binds the registry are kept and
+ * show once it does.
  */
 public final class TransactionMeters extends CountingMeterBinder<TransactionMeters.ClientObserver>
 		implements TransactionObserver.Source {

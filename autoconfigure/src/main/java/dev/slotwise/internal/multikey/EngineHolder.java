@@ -6,9 +6,10 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one way an engine is kept: built on first use for what it runs over (a client and topology provider, a native
- * connection), and built again when that changes, as it does when the connection factory restarts. Racing callers may
- * each build one on a change; the last one stays, and the others still work for the calls that built them.
+ * The one way an engine is kept: built on first use for what it runs over (a client and
+ * topology provider, a native connection), and built again when that changes, as it does
+ * when the connection factory restarts. Racing callers may each build one on a change;
+ * the last one stays, and the others still work for the calls that built them.
  *
  * @param <K> what the engine runs over, compared with {@link Object#equals(Object)}
  * @param <E> the engine
@@ -24,7 +25,8 @@ public final class EngineHolder<K, E> {
 	}
 
 	/**
-	 * Returns the engine over the given state, building it when the state changed since the last call.
+	 * Returns the engine over the given state, building it when the state changed since
+	 * the last call.
 	 * @param over what the engine runs over now
 	 * @return the engine
 	 */

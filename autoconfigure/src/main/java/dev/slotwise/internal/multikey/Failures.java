@@ -17,8 +17,9 @@ import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisConnectionFailureException;
 
 /**
- * Creates the exception a multi-key call fails with: of the type Spring Data Redis translates the same failure to
- * (see {@link MultiKeyFailure}), carrying the nodes and slots.
+ * Creates the exception a multi-key call fails with: of the type Spring Data Redis
+ * translates the same failure to (see {@link MultiKeyFailure}), carrying the nodes and
+ * slots.
  */
 final class Failures {
 
@@ -59,16 +60,16 @@ final class Failures {
 		return switch (kind) {
 			case TIMEOUT -> new MultiKeyTimeoutException(what, nodes, slots, cause);
 			case CONNECTION -> new MultiKeyConnectionFailureException(what, nodes, slots, cause);
-			case ERROR_REPLY -> transport.errorRepliesAreApiUsageErrors()
-					? new MultiKeyApiUsageException(what, nodes, slots, cause)
-					: new MultiKeySystemException(what, nodes, slots, cause);
+			case ERROR_REPLY ->
+				transport.errorRepliesAreApiUsageErrors() ? new MultiKeyApiUsageException(what, nodes, slots, cause)
+						: new MultiKeySystemException(what, nodes, slots, cause);
 			case OTHER -> new MultiKeyException(what, nodes, slots, cause);
 		};
 	}
 
 	/**
-	 * Returns a copy of a failure raised on another thread, for the caller's thread: same type and details, the
-	 * original's cause kept.
+	 * Returns a copy of a failure raised on another thread, for the caller's thread: same
+	 * type and details, the original's cause kept.
 	 * @param failure the failure, a {@link MultiKeyFailure}
 	 * @param transport the client behind the call
 	 * @return the copy
@@ -93,9 +94,9 @@ final class Failures {
 	}
 
 	/**
-	 * Classifies the failure of a node batch as Spring Data Redis's translation of the client's exception would, with
-	 * one refinement: a read that timed out is a timeout, where Spring Data Redis reports Jedis's as a connection
-	 * failure.
+	 * Classifies the failure of a node batch as Spring Data Redis's translation of the
+	 * client's exception would, with one refinement: a read that timed out is a timeout,
+	 * where Spring Data Redis reports Jedis's as a connection failure.
 	 * @param failure the batch's failure
 	 * @param transport the client behind the call, which translates its own exceptions
 	 * @return the kind

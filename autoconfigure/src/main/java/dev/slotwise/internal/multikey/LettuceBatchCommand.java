@@ -22,13 +22,16 @@ import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One command of a node batch on a Lettuce node connection, lighter than Lettuce's own {@code AsyncCommand}: no
- * future, no {@link CommandArgs}, no per-command callback. It is encoded once, on the thread that creates it (Lettuce's
- * event loop only copies the bytes), and, when its reply is decoded, puts the reply into its {@link Batch}'s slot; the batch is the one future of the node
- * batch, completed when its last command is answered.
+ * One command of a node batch on a Lettuce node connection, lighter than Lettuce's own
+ * {@code AsyncCommand}: no future, no {@link CommandArgs}, no per-command callback. It is
+ * encoded once, on the thread that creates it (Lettuce's event loop only copies the
+ * bytes), and, when its reply is decoded, puts the reply into its {@link Batch}'s slot;
+ * the batch is the one future of the node batch, completed when its last command is
+ * answered.
  * <p>
- * A command whose batch has ended (completed, failed, or cancelled because its call ended) reports itself done, so
- * Lettuce skips it when it is not yet written, and a reply that still arrives for it is dropped.
+ * A command whose batch has ended (completed, failed, or cancelled because its call
+ * ended) reports itself done, so Lettuce skips it when it is not yet written, and a reply
+ * that still arrives for it is dropped.
  */
 final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> {
 
@@ -45,14 +48,20 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 
 	private final Batch batch;
 
-	/** Where the reply goes in the batch, {@code -1} for an {@code ASKING}, whose reply is no request's. */
+	/**
+	 * Where the reply goes in the batch, {@code -1} for an {@code ASKING}, whose reply is
+	 * no request's.
+	 */
 	private final int index;
 
 	private final CommandType type;
 
 	private final byte[][] args;
 
-	/** The command as the server reads it, encoded on the calling thread rather than on Lettuce's event loop. */
+	/**
+	 * The command as the server reads it, encoded on the calling thread rather than on
+	 * Lettuce's event loop.
+	 */
 	private final byte[] encoded;
 
 	private final @Nullable LettuceBatchCommand asking;
@@ -85,8 +94,8 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 	 * @param asking the {@code ASKING} written right before it, or {@code null}
 	 * @return the command
 	 */
-	static LettuceBatchCommand request(Batch batch, int index, MultiKeyCommand command, CommandType type,
-			byte[][] args, @Nullable LettuceBatchCommand asking) {
+	static LettuceBatchCommand request(Batch batch, int index, MultiKeyCommand command, CommandType type, byte[][] args,
+			@Nullable LettuceBatchCommand asking) {
 		CommandOutput<byte[], byte[], ?> output = switch (command.reply()) {
 			case VALUES -> new ValuesOutput();
 			case STATUS -> new StatusOutput<>(CODEC);
@@ -96,7 +105,8 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 	}
 
 	/**
-	 * Creates an {@code ASKING} to write right before a request that follows an {@code ASK} redirect.
+	 * Creates an {@code ASKING} to write right before a request that follows an
+	 * {@code ASK} redirect.
 	 * @param batch the batch
 	 * @return the command
 	 */
@@ -114,10 +124,12 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 			this.refusal = error;
 			return;
 		}
-		// Replies on one connection arrive in order: an ASKING's reply was recorded before this one came.
+		// Replies on one connection arrive in order: an ASKING's reply was recorded
+		// before this one came.
 		String refused = (this.asking != null) ? this.asking.refusal : null;
 		if (refused != null) {
-			// ASKING refused (NOPERM for a user without it): the command then met only the MOVED back to the
+			// ASKING refused (NOPERM for a user without it): the command then met only
+			// the MOVED back to the
 			// migrating node, so the refusal is its reply, as over Jedis.
 			this.batch.reply(this.index, new ErrorReply(refused));
 		}
@@ -149,8 +161,9 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 	}
 
 	/**
-	 * Lettuce cancels the commands of a connection it resets or closes: that ends the batch with the reason Lettuce
-	 * gave, so that the call fails naming the node at once instead of waiting for its deadline.
+	 * Lettuce cancels the commands of a connection it resets or closes: that ends the
+	 * batch with the reason Lettuce gave, so that the call fails naming the node at once
+	 * instead of waiting for its deadline.
 	 */
 	@Override
 	public void cancel() {
@@ -184,7 +197,8 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 	}
 
 	/**
-	 * Builds Lettuce's view of the arguments; only diagnostics (tracing, debug logs) ask for it.
+	 * Builds Lettuce's view of the arguments; only diagnostics (tracing, debug logs) ask
+	 * for it.
 	 */
 	@Override
 	public CommandArgs<byte[], byte[]> getArgs() {
@@ -201,8 +215,8 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 	}
 
 	/**
-	 * Writes the command's bytes, encoded when it was created: the event loop, which serves several nodes, only
-	 * copies them.
+	 * Writes the command's bytes, encoded when it was created: the event loop, which
+	 * serves several nodes, only copies them.
 	 */
 	@Override
 	public void encode(ByteBuf buf) {
@@ -215,7 +229,8 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 	}
 
 	/**
-	 * Encodes a command as a RESP array of bulk strings, sized first so that nothing is copied twice.
+	 * Encodes a command as a RESP array of bulk strings, sized first so that nothing is
+	 * copied twice.
 	 */
 	private static byte[] encode(byte[] name, byte[][] args) {
 		int size = 1 + digits(args.length + 1) + 2 + bulkSize(name);
@@ -271,7 +286,8 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 	}
 
 	/**
-	 * The replies of one node batch, in request order: the batch's only future, completed by the last reply.
+	 * The replies of one node batch, in request order: the batch's only future, completed
+	 * by the last reply.
 	 */
 	static final class Batch extends CompletableFuture<List<Object>> {
 
@@ -291,7 +307,8 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 		 */
 		void reply(int index, @Nullable Object reply) {
 			this.replies[index] = reply;
-			// The decrement publishes the array write to whichever thread completes the batch.
+			// The decrement publishes the array write to whichever thread completes the
+			// batch.
 			if (this.remaining.decrementAndGet() == 0) {
 				complete(Arrays.asList(this.replies));
 			}
@@ -300,7 +317,8 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 	}
 
 	/**
-	 * An {@code MGET} reply: its values in a presized array, no list grown element by element.
+	 * An {@code MGET} reply: its values in a presized array, no list grown element by
+	 * element.
 	 */
 	static final class ValuesOutput extends CommandOutput<byte[], byte[], Object> {
 

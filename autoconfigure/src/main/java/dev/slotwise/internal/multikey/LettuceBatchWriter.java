@@ -24,25 +24,32 @@ import io.lettuce.core.tracing.TraceContext;
 import io.netty.channel.Channel;
 
 /**
- * Hands a node batch to Lettuce's event loop as one message: one task on the loop, one pass through the channel
- * pipeline, one buffer the batch is encoded into, one socket write.
+ * Hands a node batch to Lettuce's event loop as one message: one task on the loop, one
+ * pass through the channel pipeline, one buffer the batch is encoded into, one socket
+ * write.
  * <p>
- * Lettuce's own {@code write(Collection)} writes command by command: called from an application thread, each command
- * becomes a Netty write task, a pass through the pipeline, a buffer, a promise and a listener; for a batch of 1,000
- * slots that was most of the event loop's time (profiled) and its tasks cost the caller as much. Lettuce's
- * {@code CommandHandler} takes a {@link List} of commands as one message itself (it puts each on its reply stack in
- * order and its encoder writes them into one buffer), but the endpoint keeps its channel in a protected field, read
- * through {@link LettuceInternals}. Where it cannot be (a Lettuce without it), where the channel is not active
- * (reconnecting, closed), or for a connection that is not a plain endpoint, the batch goes through the endpoint.
+ * Lettuce's own {@code write(Collection)} writes command by command: called from an
+ * application thread, each command becomes a Netty write task, a pass through the
+ * pipeline, a buffer, a promise and a listener; for a batch of 1,000 slots that was most
+ * of the event loop's time (profiled) and its tasks cost the caller as much. Lettuce's
+ * {@code CommandHandler} takes a {@link List} of commands as one message itself (it puts
+ * each on its reply stack in order and its encoder writes them into one buffer), but the
+ * endpoint keeps its channel in a protected field, read through {@link LettuceInternals}.
+ * Where it cannot be (a Lettuce without it), where the channel is not active
+ * (reconnecting, closed), or for a connection that is not a plain endpoint, the batch
+ * goes through the endpoint.
  * <p>
- * A client with {@code CommandListener}s gives each node connection a {@link CommandListenerWriter} in front of the
- * endpoint. Its listener is read through {@link LettuceInternals} and told of each command of the batch as that writer
- * tells it of Lettuce's own (started when written; succeeded or failed when done), so the listeners see the engine's
- * commands either way; where the listener cannot be read, the batch goes through that writer.
+ * A client with {@code CommandListener}s gives each node connection a
+ * {@link CommandListenerWriter} in front of the endpoint. Its listener is read through
+ * {@link LettuceInternals} and told of each command of the batch as that writer tells it
+ * of Lettuce's own (started when written; succeeded or failed when done), so the
+ * listeners see the engine's commands either way; where the listener cannot be read, the
+ * batch goes through that writer.
  * <p>
- * What the direct path leaves out: the commands do not count towards Lettuce's {@code requestQueueSize} (off unless
- * configured), and a batch written while a reconnected channel replays its buffered commands may reach the server
- * before them; a command of the engine never depends on the order of another caller's commands.
+ * What the direct path leaves out: the commands do not count towards Lettuce's
+ * {@code requestQueueSize} (off unless configured), and a batch written while a
+ * reconnected channel replays its buffered commands may reach the server before them; a
+ * command of the engine never depends on the order of another caller's commands.
  */
 public final class LettuceBatchWriter {
 
@@ -50,18 +57,21 @@ public final class LettuceBatchWriter {
 	}
 
 	/**
-	 * Sends one {@code UNLINK} per group of keys to a node, as one batch (the cache clear of the keyspace walks removes
-	 * each page of keys on the master that returned it). No per-command timer: the caller bounds the batch and
-	 * cancels the returned future, which makes Lettuce skip or drop what is left.
+	 * Sends one {@code UNLINK} per group of keys to a node, as one batch (the cache clear
+	 * of the keyspace walks removes each page of keys on the master that returned it). No
+	 * per-command timer: the caller bounds the batch and cancels the returned future,
+	 * which makes Lettuce skip or drop what is left.
 	 * @param node the node connection
 	 * @param groups the keys, each group of one slot
-	 * @return per group, whether the node executed it (answered a count) rather than refusing it (an error reply)
+	 * @return per group, whether the node executed it (answered a count) rather than
+	 * refusing it (an error reply)
 	 */
 	public static CompletableFuture<boolean[]> unlink(StatefulRedisConnection<byte[], byte[]> node,
 			List<byte[][]> groups) {
 		LettuceBatchCommand.Batch batch = new LettuceBatchCommand.Batch(groups.size());
 		List<RedisCommand<byte[], byte[], ?>> commands = new ArrayList<>(groups.size());
-		// Observed as Lettuce observes its own commands, as the engine's batches are: written past Lettuce's API, they
+		// Observed as Lettuce observes its own commands, as the engine's batches are:
+		// written past Lettuce's API, they
 		// would otherwise be the one part of a clear tracing does not see.
 		LettuceCommandTracing tracing = LettuceCommandTracing.of(node.getResources());
 		TraceContext context = tracing.isEnabled() ? tracing.currentContext() : null;
@@ -86,10 +96,11 @@ public final class LettuceBatchWriter {
 	}
 
 	/**
-	 * Writes a batch past Lettuce's per-command timeout timers ({@link CommandExpiryWriter}, on when the client's
-	 * {@code TimeoutOptions} are, as Spring Boot sets them): the engine bounds the whole call with its own timeout and
-	 * cancels what is still in flight, so a timer per command would only cost (one per slot, 1,000 per call of 1,000
-	 * random keys).
+	 * Writes a batch past Lettuce's per-command timeout timers
+	 * ({@link CommandExpiryWriter}, on when the client's {@code TimeoutOptions} are, as
+	 * Spring Boot sets them): the engine bounds the whole call with its own timeout and
+	 * cancels what is still in flight, so a timer per command would only cost (one per
+	 * slot, 1,000 per call of 1,000 random keys).
 	 * @param node the node connection
 	 * @param batch the commands, in order
 	 */
@@ -121,7 +132,8 @@ public final class LettuceBatchWriter {
 		List<RedisCommand<byte[], byte[], ?>> written = commands;
 		channel.writeAndFlush(written).addListener((done) -> {
 			if (!done.isSuccess()) {
-				// Not handed to Lettuce's handler (the channel closed on the way): nothing will answer these.
+				// Not handed to Lettuce's handler (the channel closed on the way):
+				// nothing will answer these.
 				for (RedisCommand<byte[], byte[], ?> command : written) {
 					command.completeExceptionally(done.cause());
 				}
@@ -143,8 +155,8 @@ public final class LettuceBatchWriter {
 	}
 
 	/**
-	 * Tells a {@link CommandListener} how a command of a node batch ended, as Lettuce's {@link CommandListenerWriter}
-	 * does for the commands it writes.
+	 * Tells a {@link CommandListener} how a command of a node batch ended, as Lettuce's
+	 * {@link CommandListenerWriter} does for the commands it writes.
 	 */
 	private static final class ListenedCommand<T> extends CommandWrapper<byte[], byte[], T> {
 

@@ -41,15 +41,19 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 
 /**
- * Sends node batches over Lettuce's multiplexed node connections, with no thread of its own: Lettuce's I/O is
- * asynchronous. Each flush window of a batch is handed to the node connection's event loop as one message
- * ({@link LettuceBatchWriter}) of the engine's own light commands ({@link LettuceBatchCommand}), whose replies fill
- * one future per node batch. Slot owners come from Lettuce's own partitions, a slot-indexed array kept current by
- * Lettuce's topology refresh.
+ * Sends node batches over Lettuce's multiplexed node connections, with no thread of its
+ * own: Lettuce's I/O is asynchronous. Each flush window of a batch is handed to the node
+ * connection's event loop as one message ({@link LettuceBatchWriter}) of the engine's own
+ * light commands ({@link LettuceBatchCommand}), whose replies fill one future per node
+ * batch. Slot owners come from Lettuce's own partitions, a slot-indexed array kept
+ * current by Lettuce's topology refresh.
  */
 public final class LettuceNodeTransport implements NodeTransport {
 
-	/** Spring Data Redis's translation of Lettuce's exceptions, which the call's failures follow. */
+	/**
+	 * Spring Data Redis's translation of Lettuce's exceptions, which the call's failures
+	 * follow.
+	 */
 	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
 	/** Lettuce's command type for each of ours, resolved once. */
@@ -63,7 +67,10 @@ public final class LettuceNodeTransport implements NodeTransport {
 
 	private final LettuceCommandTracing tracing;
 
-	/** The commands the client counts as read-only, which its {@code ReadFrom} may send to replicas. */
+	/**
+	 * The commands the client counts as read-only, which its {@code ReadFrom} may send to
+	 * replicas.
+	 */
 	private final Set<MultiKeyCommand> reads;
 
 	public LettuceNodeTransport(StatefulRedisClusterConnection<byte[], byte[]> connection, AskingConnection asking,
@@ -76,9 +83,10 @@ public final class LettuceNodeTransport implements NodeTransport {
 	}
 
 	/**
-	 * Returns the commands the client counts as read-only, asked as Lettuce's cluster routing asks it for its own
-	 * commands ({@code ClientOptions.getReadOnlyCommands()}), by command type: the engine's commands are the same
-	 * commands, so a predicate that makes {@code MGET} a write keeps Slotwise's {@code MGET}s on masters too.
+	 * Returns the commands the client counts as read-only, asked as Lettuce's cluster
+	 * routing asks it for its own commands ({@code ClientOptions.getReadOnlyCommands()}),
+	 * by command type: the engine's commands are the same commands, so a predicate that
+	 * makes {@code MGET} a write keeps Slotwise's {@code MGET}s on masters too.
 	 * @param predicate the client's predicate
 	 * @return the engine's commands it counts as read-only
 	 */
@@ -91,7 +99,8 @@ public final class LettuceNodeTransport implements NodeTransport {
 				}
 			}
 			catch (RuntimeException ex) {
-				// A predicate that needs more than the type (arguments, output): a write, the safe side.
+				// A predicate that needs more than the type (arguments, output): a write,
+				// the safe side.
 			}
 		}
 		return Set.copyOf(reads);
@@ -118,11 +127,14 @@ public final class LettuceNodeTransport implements NodeTransport {
 	@Override
 	public CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush) {
 		LettuceBatchCommand.Batch batch = new LettuceBatchCommand.Batch(requests.size());
-		// Read here, on the sending thread, where the engine made the batch's observation current.
+		// Read here, on the sending thread, where the engine made the batch's observation
+		// current.
 		boolean traced = this.tracing.isEnabled();
 		TraceContext traceContext = traced ? this.tracing.currentContext() : null;
-		// A batch following an ASK goes over the engine's own connection, where nothing can come between an ASKING
-		// and its command; everything else shares Lettuce's node connections with the application.
+		// A batch following an ASK goes over the engine's own connection, where nothing
+		// can come between an ASKING
+		// and its command; everything else shares Lettuce's node connections with the
+		// application.
 		boolean asks = requests.stream().anyMatch(Request::asking);
 		CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connecting = asks ? this.asking.node(node)
 				: connectionFor(node, requests);
@@ -134,8 +146,10 @@ public final class LettuceNodeTransport implements NodeTransport {
 			try {
 				int index = 0;
 				for (List<Request> window : Chunks.of(requests, maxPerFlush)) {
-					// A batch whose call ended meanwhile (cancelled, failed, timed out) writes nothing more; the commands
-					// it handed over already report themselves done, so Lettuce skips those not yet on the wire.
+					// A batch whose call ended meanwhile (cancelled, failed, timed out)
+					// writes nothing more; the commands
+					// it handed over already report themselves done, so Lettuce skips
+					// those not yet on the wire.
 					if (batch.isDone()) {
 						return;
 					}
@@ -168,10 +182,12 @@ public final class LettuceNodeTransport implements NodeTransport {
 
 	/**
 	 * Returns the node connection a batch goes over: for reads (the commands the client's
-	 * {@code ClientOptions.getReadOnlyCommands()} counts as read-only: {@code MGET} and {@code EXISTS} by default)
-	 * sent to the master that owns their slots, a node that the connection's {@link ReadFrom} selects among that master
-	 * and its replicas, as Lettuce's own cluster reads do (replica connections are opened with {@code READONLY}); for
-	 * writes, and for commands a redirect sent to a node, that node ({@link Request#replicaMayServe(List, Set)}).
+	 * {@code ClientOptions.getReadOnlyCommands()} counts as read-only: {@code MGET} and
+	 * {@code EXISTS} by default) sent to the master that owns their slots, a node that
+	 * the connection's {@link ReadFrom} selects among that master and its replicas, as
+	 * Lettuce's own cluster reads do (replica connections are opened with
+	 * {@code READONLY}); for writes, and for commands a redirect sent to a node, that
+	 * node ({@link Request#replicaMayServe(List, Set)}).
 	 * @param node the node the engine routed the batch to
 	 * @param requests the batch
 	 * @return the connection
@@ -183,7 +199,8 @@ public final class LettuceNodeTransport implements NodeTransport {
 				|| !Request.replicaMayServe(requests, this.reads)) {
 			return this.connection.getConnectionAsync(node.host(), node.port());
 		}
-		// Every request of a batch routed by slot belongs to the same master, so one slot tells the candidates.
+		// Every request of a batch routed by slot belongs to the same master, so one slot
+		// tells the candidates.
 		Partitions partitions = this.connection.getPartitions();
 		int slot = SlotHash.slot(requests.get(0).args()[0]);
 		RedisClusterNode master = partitions.getMasterBySlot(slot);
@@ -193,9 +210,9 @@ public final class LettuceNodeTransport implements NodeTransport {
 		}
 		List<RedisNodeDescription> candidates = new ArrayList<>(4);
 		for (RedisClusterNode member : partitions) {
-			// Lettuce's rule: the master, and replicas of it that have received data (a replication offset).
-			if (member == master
-					|| (master.getNodeId().equals(member.getSlaveOf()) && member.getReplOffset() != 0)) {
+			// Lettuce's rule: the master, and replicas of it that have received data (a
+			// replication offset).
+			if (member == master || (master.getNodeId().equals(member.getSlaveOf()) && member.getReplOffset() != 0)) {
 				candidates.add(member);
 			}
 		}
@@ -219,7 +236,8 @@ public final class LettuceNodeTransport implements NodeTransport {
 		RedisNodeDescription chosen = (selection.size() == 1 || LettuceInternals.isOrderSensitive(readFrom))
 				? selection.get(0) : selection.get(ThreadLocalRandom.current().nextInt(selection.size()));
 		RedisURI uri = chosen.getUri();
-		// Lettuce keys a master's connection as WRITE and opens READ connections (with READONLY) to replicas.
+		// Lettuce keys a master's connection as WRITE and opens READ connections (with
+		// READONLY) to replicas.
 		ConnectionIntent intent = chosen.getRole().isUpstream() ? ConnectionIntent.WRITE : ConnectionIntent.READ;
 		return this.connection.getConnectionAsync(uri.getHost(), uri.getPort(), intent);
 	}
@@ -233,11 +251,13 @@ public final class LettuceNodeTransport implements NodeTransport {
 	}
 
 	/**
-	 * Publishes the redirect on the client's event bus as Lettuce's cluster writer publishes those its own commands
-	 * meet ({@code ClusterDistributionChannelWriter}): the command's type, its first key decoded as UTF-8, the slot and
-	 * the error line; applications and tools that listen for {@link MovedRedirectionEvent} and
-	 * {@link AskRedirectionEvent} see the engine's redirects too. (Lettuce's adaptive refresh trigger is not on the
-	 * bus: the engine asks for a refresh itself after {@code MOVED}.)
+	 * Publishes the redirect on the client's event bus as Lettuce's cluster writer
+	 * publishes those its own commands meet ({@code ClusterDistributionChannelWriter}):
+	 * the command's type, its first key decoded as UTF-8, the slot and the error line;
+	 * applications and tools that listen for {@link MovedRedirectionEvent} and
+	 * {@link AskRedirectionEvent} see the engine's redirects too. (Lettuce's adaptive
+	 * refresh trigger is not on the bus: the engine asks for a refresh itself after
+	 * {@code MOVED}.)
 	 */
 	@Override
 	public void redirected(RedirectKind kind, MultiKeyCommand command, byte[] firstKey, int slot, String message) {
@@ -260,8 +280,8 @@ public final class LettuceNodeTransport implements NodeTransport {
 	}
 
 	/**
-	 * Schedules on the timer of the client's {@code ClientResources} (the one Lettuce's own command timeouts use),
-	 * which ends when the client's resources shut down.
+	 * Schedules on the timer of the client's {@code ClientResources} (the one Lettuce's
+	 * own command timeouts use), which ends when the client's resources shut down.
 	 */
 	@Override
 	public Runnable schedule(Runnable task, long delayNanos) {

@@ -13,11 +13,11 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
-
 /**
- * Runs reactive cross-slot multi-key calls on the engine's asynchronous core, over the same node connections,
- * {@code ReadFrom}, redirect handling and timeout as the imperative path: each {@link Mono} subscribes by starting
- * the call and completes from Lettuce's I/O callbacks (or the engine's deadline timer); no thread waits. Cancelling
+ * Runs reactive cross-slot multi-key calls on the engine's asynchronous core, over the
+ * same node connections, {@code ReadFrom}, redirect handling and timeout as the
+ * imperative path: each {@link Mono} subscribes by starting the call and completes from
+ * Lettuce's I/O callbacks (or the engine's deadline timer); no thread waits. Cancelling
  * the subscription cancels the call's node batches.
  */
 public final class LettuceReactiveMultiKey implements ReactiveMultiKeyRouter {
@@ -27,8 +27,9 @@ public final class LettuceReactiveMultiKey implements ReactiveMultiKeyRouter {
 	private final EngineHolder<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engine;
 
 	/**
-	 * @param connection supplies the native cluster connection the calls run over: the factory's shared one (the one
-	 * the imperative path uses), or one of the factory's own when connection sharing is off
+	 * @param connection supplies the native cluster connection the calls run over: the
+	 * factory's shared one (the one the imperative path uses), or one of the factory's
+	 * own when connection sharing is off
 	 * @param engines creates an engine over a connection
 	 */
 	public LettuceReactiveMultiKey(Supplier<StatefulRedisClusterConnection<byte[], byte[]>> connection,
@@ -95,7 +96,8 @@ public final class LettuceReactiveMultiKey implements ReactiveMultiKeyRouter {
 	}
 
 	/**
-	 * The engine over the factory's current native connection, created again when the factory restarted.
+	 * The engine over the factory's current native connection, created again when the
+	 * factory restarted.
 	 */
 	private MultiKeyEngine engine() {
 		return this.engine.get(this.connection.get());

@@ -28,13 +28,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 
 /**
- * The state of one multi-key call while its node batches are in flight: routes its {@link SlotCommand}s to nodes,
- * sends one batch per node, gathers replies into the {@link ReplyAccumulator}, sends redirected commands again, and
- * ends exactly once — with every command answered, or with the first failure or the deadline, cancelling whatever
+ * The state of one multi-key call while its node batches are in flight: routes its
+ * {@link SlotCommand}s to nodes, sends one batch per node, gathers replies into the
+ * {@link ReplyAccumulator}, sends redirected commands again, and ends exactly once — with
+ * every command answered, or with the first failure or the deadline, cancelling whatever
  * is still in flight.
  * <p>
- * A count of outstanding batches, plus one guard held while a round is being dispatched, tells when every reply is
- * in; replies arrive on transport threads in any order.
+ * A count of outstanding batches, plus one guard held while a round is being dispatched,
+ * tells when every reply is in; replies arrive on transport threads in any order.
  *
  * @param <R> the call's result
  */
@@ -63,12 +64,18 @@ final class MultiKeyCall<R> {
 
 	private final CompletableFuture<Void> done = new CompletableFuture<>();
 
-	/** Set once, by the first failure, before it cancels the batches in flight and ends the call. */
+	/**
+	 * Set once, by the first failure, before it cancels the batches in flight and ends
+	 * the call.
+	 */
 	private final AtomicReference<DataAccessException> failure = new AtomicReference<>();
 
 	private final long deadline;
 
-	/** When the call began: it routes with the topology known then, or later (redirected commands). */
+	/**
+	 * When the call began: it routes with the topology known then, or later (redirected
+	 * commands).
+	 */
 	private final long started = System.nanoTime();
 
 	/**
@@ -100,7 +107,8 @@ final class MultiKeyCall<R> {
 	 * Sends the commands and waits for the call to end, on the caller's thread.
 	 * @param commands the planned commands
 	 * @return the result
-	 * @throws DataAccessException a {@link dev.slotwise.multikey.MultiKeyFailure} when a node fails, a reply is an error, redirects run out, or the deadline passes
+	 * @throws DataAccessException a {@link dev.slotwise.multikey.MultiKeyFailure} when a
+	 * node fails, a reply is an error, redirects run out, or the deadline passes
 	 */
 	R run(List<SlotCommand> commands) {
 		begin(commands);
@@ -109,10 +117,10 @@ final class MultiKeyCall<R> {
 	}
 
 	/**
-	 * Sends the commands and returns at once: the future completes from the transport's callbacks, or with a
-	 * {@link dev.slotwise.multikey.MultiKeyFailure} on failure or at the deadline (a task on the transport's timer, so no
-	 * thread waits).
-	 * Cancelling the future cancels the node batches still in flight.
+	 * Sends the commands and returns at once: the future completes from the transport's
+	 * callbacks, or with a {@link dev.slotwise.multikey.MultiKeyFailure} on failure or at
+	 * the deadline (a task on the transport's timer, so no thread waits). Cancelling the
+	 * future cancels the node batches still in flight.
 	 * @param commands the planned commands
 	 * @return the result to come
 	 */
@@ -144,7 +152,8 @@ final class MultiKeyCall<R> {
 	}
 
 	private void begin(List<SlotCommand> commands) {
-		// The guard keeps the call open until every first-round batch is sent, even if one completes at once.
+		// The guard keeps the call open until every first-round batch is sent, even if
+		// one completes at once.
 		this.pending.incrementAndGet();
 		dispatch(commands);
 		release();
@@ -164,8 +173,8 @@ final class MultiKeyCall<R> {
 						router = this.transport.router();
 					}
 					catch (RuntimeException ex) {
-						fail(failure(Failures.classify(ex, this.transport), this.command + " failed: no topology", List.of(),
-								slotsOf(commands), ex));
+						fail(failure(Failures.classify(ex, this.transport), this.command + " failed: no topology",
+								List.of(), slotsOf(commands), ex));
 						return;
 					}
 				}
@@ -186,7 +195,8 @@ final class MultiKeyCall<R> {
 
 	private void send(NodeTransport.Round round, NodeAddress node, List<SlotCommand> commands) {
 		if (isOver()) {
-			// Failed or timed out while earlier batches of this round were being submitted: send nothing more.
+			// Failed or timed out while earlier batches of this round were being
+			// submitted: send nothing more.
 			return;
 		}
 		List<Request> requests = new ArrayList<>(commands.size());
@@ -199,8 +209,10 @@ final class MultiKeyCall<R> {
 		this.inFlight.add(batch);
 		Observed observedBatch = this.observed.batch(node, requests.size());
 		CompletableFuture<List<Object>> future;
-		// In the batch's scope, a transport whose client observes its own commands (Lettuce's tracing) makes them
-		// the batch's children: it reads the current observation while sending, on this thread.
+		// In the batch's scope, a transport whose client observes its own commands
+		// (Lettuce's tracing) makes them
+		// the batch's children: it reads the current observation while sending, on this
+		// thread.
 		try (Observed.Scope scope = observedBatch.open()) {
 			future = round.add(node, requests);
 		}
@@ -213,8 +225,10 @@ final class MultiKeyCall<R> {
 		}
 		future.whenComplete((answers, failure) -> {
 			if (failure != null && System.nanoTime() - this.deadline >= 0) {
-				// Failed once the deadline passed (over Jedis a read bounded by it): the call timed out, reported as
-				// when the caller's wait ends first, naming every batch still in flight, this one included.
+				// Failed once the deadline passed (over Jedis a read bounded by it): the
+				// call timed out, reported as
+				// when the caller's wait ends first, naming every batch still in flight,
+				// this one included.
 				expire();
 			}
 			this.inFlight.remove(batch);
@@ -267,9 +281,10 @@ final class MultiKeyCall<R> {
 				return;
 			}
 			if (command.attempt() >= this.settings.maxRedirects()) {
-				fail(failure(Kind.ERROR_REPLY, this.command + " failed after " + command.attempt() + " redirects ("
-						+ command.path(node, message) + ")", List.of(node.toString()), List.of(command.slot()),
-						null));
+				fail(failure(Kind.ERROR_REPLY,
+						this.command + " failed after " + command.attempt() + " redirects ("
+								+ command.path(node, message) + ")",
+						List.of(node.toString()), List.of(command.slot()), null));
 				return;
 			}
 			this.observer.redirected(redirect.kind());
@@ -325,8 +340,10 @@ final class MultiKeyCall<R> {
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = ex.getCause();
-			if (cause instanceof DataAccessException failure && cause instanceof dev.slotwise.multikey.MultiKeyFailure) {
-				// Rethrown on the caller's thread with its own stack, keeping the original as the cause chain.
+			if (cause instanceof DataAccessException failure
+					&& cause instanceof dev.slotwise.multikey.MultiKeyFailure) {
+				// Rethrown on the caller's thread with its own stack, keeping the
+				// original as the cause chain.
 				throw Failures.rethrown(failure, this.transport);
 			}
 			throw failure((cause != null) ? Failures.classify(cause, this.transport) : Kind.OTHER,
@@ -343,7 +360,8 @@ final class MultiKeyCall<R> {
 
 	/**
 	 * Ends the call at its deadline, naming the nodes and slots still in flight.
-	 * @return the exception that ended the call, or {@code null} when it had already ended
+	 * @return the exception that ended the call, or {@code null} when it had already
+	 * ended
 	 */
 	private @Nullable DataAccessException expire() {
 		Set<String> nodes = new HashSet<>();
@@ -362,7 +380,8 @@ final class MultiKeyCall<R> {
 	}
 
 	private void release() {
-		// A failed call is ended by fail(); the batches it cancels release their count on the way out and must not
+		// A failed call is ended by fail(); the batches it cancels release their count on
+		// the way out and must not
 		// complete the call as if every reply were in.
 		if (this.pending.decrementAndGet() == 0 && this.failure.get() == null) {
 			this.done.complete(null);
@@ -370,9 +389,10 @@ final class MultiKeyCall<R> {
 	}
 
 	/**
-	 * Ends the call with a failure, unless it already ended. The batches still in flight are cancelled before the
-	 * caller is released, so that no batch of a failed call is still being written when the caller sees the failure;
-	 * a batch sent meanwhile sees the failure recorded first and cancels itself.
+	 * Ends the call with a failure, unless it already ended. The batches still in flight
+	 * are cancelled before the caller is released, so that no batch of a failed call is
+	 * still being written when the caller sees the failure; a batch sent meanwhile sees
+	 * the failure recorded first and cancels itself.
 	 * @return whether this failure ended the call
 	 */
 	private boolean fail(DataAccessException ex) {
@@ -389,8 +409,10 @@ final class MultiKeyCall<R> {
 	}
 
 	private Kind classify(Throwable cause) {
-		// A batch that fails once the deadline passed failed because of it: over Jedis the deadline ends a read by
-		// closing or timing out its socket, which would otherwise read as a connection failure.
+		// A batch that fails once the deadline passed failed because of it: over Jedis
+		// the deadline ends a read by
+		// closing or timing out its socket, which would otherwise read as a connection
+		// failure.
 		return (System.nanoTime() - this.deadline >= 0) ? Kind.TIMEOUT : Failures.classify(cause, this.transport);
 	}
 

@@ -3,14 +3,18 @@ package dev.slotwise.internal.multikey;
 import java.util.Locale;
 
 /**
- * The multi-key commands the engine runs across slots. Each is sent once per slot (keys of other slots are refused
- * with {@code CROSSSLOT}) and, when a slot migration splits a slot's keys ({@code TRYAGAIN}), once per key: the same
- * command with one key, so that the caller sees what the multi-key command would have answered (a one-key
- * {@code MGET} of a hash answers nil, where {@code GET} would fail with {@code WRONGTYPE}).
+ * The multi-key commands the engine runs across slots. Each is sent once per slot (keys
+ * of other slots are refused with {@code CROSSSLOT}) and, when a slot migration splits a
+ * slot's keys ({@code TRYAGAIN}), once per key: the same command with one key, so that
+ * the caller sees what the multi-key command would have answered (a one-key {@code MGET}
+ * of a hash answers nil, where {@code GET} would fail with {@code WRONGTYPE}).
  */
 public enum MultiKeyCommand {
 
-	/** {@code MGET}: values in the caller's order, null for missing keys and for keys of another type. */
+	/**
+	 * {@code MGET}: values in the caller's order, null for missing keys and for keys of
+	 * another type.
+	 */
 	MGET(Reply.VALUES),
 
 	/** {@code MSET}: atomic per slot only. */
@@ -58,8 +62,8 @@ public enum MultiKeyCommand {
 	}
 
 	/**
-	 * What a command's successful reply is, which tells a transport how to decode it and the engine how to gather
-	 * it.
+	 * What a command's successful reply is, which tells a transport how to decode it and
+	 * the engine how to gather it.
 	 */
 	public enum Reply {
 

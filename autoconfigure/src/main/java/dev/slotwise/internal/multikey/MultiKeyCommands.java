@@ -20,14 +20,16 @@ import org.springframework.data.redis.connection.RedisKeyCommands;
 import org.springframework.data.redis.connection.RedisStringCommands;
 
 /**
- * Puts the engine in front of Spring Data Redis's string and key commands of one connection: cross-slot
- * {@code mGet}, {@code mSet}, {@code del}, {@code unlink} and {@code exists} go to the engine, everything else (and
- * same-slot calls, and calls inside a pipeline or transaction) to Spring Data Redis unchanged. A same-slot read or
- * removal that a slot migration makes fail unexecuted ({@code TRYAGAIN}, or redirects the client gave up on) runs
- * again on the engine.
+ * Puts the engine in front of Spring Data Redis's string and key commands of one
+ * connection: cross-slot {@code mGet}, {@code mSet}, {@code del}, {@code unlink} and
+ * {@code exists} go to the engine, everything else (and same-slot calls, and calls inside
+ * a pipeline or transaction) to Spring Data Redis unchanged. A same-slot read or removal
+ * that a slot migration makes fail unexecuted ({@code TRYAGAIN}, or redirects the client
+ * gave up on) runs again on the engine.
  * <p>
- * A dynamic proxy rather than a hand-written delegate: both interfaces have dozens of methods and gain more in
- * every Spring Data Redis release, which a proxy forwards without drift.
+ * A dynamic proxy rather than a hand-written delegate: both interfaces have dozens of
+ * methods and gain more in every Spring Data Redis release, which a proxy forwards
+ * without drift.
  */
 public final class MultiKeyCommands {
 
@@ -45,7 +47,8 @@ public final class MultiKeyCommands {
 	/**
 	 * Creates the engine's layer of one connection.
 	 * @param engine supplies the engine when a cross-slot call needs it
-	 * @param bypass whether the connection is pipelining or queueing, when Spring Data Redis must keep the call
+	 * @param bypass whether the connection is pipelining or queueing, when Spring Data
+	 * Redis must keep the call
 	 */
 	public MultiKeyCommands(Supplier<MultiKeyEngine> engine, BooleanSupplier bypass) {
 		requireInterceptedMethods();
@@ -54,21 +57,25 @@ public final class MultiKeyCommands {
 	}
 
 	/**
-	 * Checks that every method Slotwise intercepts exists in the Spring Data Redis on the class path.
+	 * Checks that every method Slotwise intercepts exists in the Spring Data Redis on the
+	 * class path.
 	 * @return the intercepted methods
-	 * @throws IllegalStateException naming each method that is missing or has another return type
+	 * @throws IllegalStateException naming each method that is missing or has another
+	 * return type
 	 */
 	public static Set<Method> requireInterceptedMethods() {
 		if (!RESOLVED.unresolved().isEmpty()) {
 			throw new IllegalStateException("Slotwise cannot route multi-key commands with this Spring Data Redis "
-					+ "version: " + String.join("; ", RESOLVED.unresolved()) + ". Set slotwise.multikey.enabled=false or use a "
+					+ "version: " + String.join("; ", RESOLVED.unresolved())
+					+ ". Set slotwise.multikey.enabled=false or use a "
 					+ "Spring Data Redis version Slotwise supports.");
 		}
 		return RESOLVED.intercepted().keySet();
 	}
 
 	/**
-	 * Returns the connection's string commands with the engine in front, creating them once per connection.
+	 * Returns the connection's string commands with the engine in front, creating them
+	 * once per connection.
 	 * @param delegate supplies Spring Data Redis's own string commands of the connection
 	 */
 	public RedisStringCommands strings(Supplier<RedisStringCommands> delegate) {
@@ -81,7 +88,8 @@ public final class MultiKeyCommands {
 	}
 
 	/**
-	 * Returns the connection's key commands with the engine in front, creating them once per connection.
+	 * Returns the connection's key commands with the engine in front, creating them once
+	 * per connection.
 	 * @param delegate supplies Spring Data Redis's own key commands of the connection
 	 */
 	public RedisKeyCommands keys(Supplier<RedisKeyCommands> delegate) {
@@ -179,11 +187,13 @@ public final class MultiKeyCommands {
 	}
 
 	/**
-	 * Lets a same-slot call fall through to the engine when the server refused it without executing it during a slot
-	 * migration: {@code TRYAGAIN} (its keys split between the two nodes), which neither client retries, or a redirect
-	 * the client gave up following ({@code MOVED}/{@code ASK} after its own attempts; Jedis keeps the last one as a
-	 * suppressed exception). The engine then reads or removes the keys one by one, following the redirects itself.
-	 * {@code mSet} does not fall through: one {@code MSET} is atomic, key-by-key writes would not be.
+	 * Lets a same-slot call fall through to the engine when the server refused it without
+	 * executing it during a slot migration: {@code TRYAGAIN} (its keys split between the
+	 * two nodes), which neither client retries, or a redirect the client gave up
+	 * following ({@code MOVED}/{@code ASK} after its own attempts; Jedis keeps the last
+	 * one as a suppressed exception). The engine then reads or removes the keys one by
+	 * one, following the redirects itself. {@code mSet} does not fall through: one
+	 * {@code MSET} is atomic, key-by-key writes would not be.
 	 */
 	private static void rethrowUnlessRefusedDuringMigration(DataAccessException ex) {
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
@@ -235,11 +245,11 @@ public final class MultiKeyCommands {
 		}
 	}
 
-
 	/**
-	 * The intercepted methods of Spring Data Redis's interfaces, resolved once by signature. Should a Spring Data
-	 * Redis release rename or re-type one, {@link #requireInterceptedMethods()} fails when Slotwise is configured,
-	 * naming the method, instead of interception silently switching off.
+	 * The intercepted methods of Spring Data Redis's interfaces, resolved once by
+	 * signature. Should a Spring Data Redis release rename or re-type one,
+	 * {@link #requireInterceptedMethods()} fails when Slotwise is configured, naming the
+	 * method, instead of interception silently switching off.
 	 */
 	private record Resolution(Map<Method, Intercepted> intercepted, List<String> unresolved) {
 

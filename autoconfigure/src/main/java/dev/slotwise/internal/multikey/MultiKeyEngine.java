@@ -7,10 +7,11 @@ import dev.slotwise.internal.observed.Observed;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs multi-key commands whose keys span slots: plans the keys into one {@link SlotCommand} per slot (chunked),
- * runs them as a {@link MultiKeyCall} — one pipelined batch per node, the nodes in parallel, redirects followed
- * for the affected commands only — and reports each call to the {@link MultiKeyObserver}. Client specifics live
- * behind {@link NodeTransport}.
+ * Runs multi-key commands whose keys span slots: plans the keys into one
+ * {@link SlotCommand} per slot (chunked), runs them as a {@link MultiKeyCall} — one
+ * pipelined batch per node, the nodes in parallel, redirects followed for the affected
+ * commands only — and reports each call to the {@link MultiKeyObserver}. Client specifics
+ * live behind {@link NodeTransport}.
  */
 public final class MultiKeyEngine {
 
@@ -53,7 +54,8 @@ public final class MultiKeyEngine {
 	}
 
 	/**
-	 * Runs a counting command ({@code DEL}, {@code UNLINK}, {@code EXISTS}) on keys that span slots.
+	 * Runs a counting command ({@code DEL}, {@code UNLINK}, {@code EXISTS}) on keys that
+	 * span slots.
 	 * @param command the command
 	 * @param keys the keys
 	 * @return the sum of the per-slot replies
@@ -66,9 +68,11 @@ public final class MultiKeyEngine {
 	}
 
 	/**
-	 * Like {@link #mGet(byte[][])}, without waiting: the future completes from the transport's callbacks.
+	 * Like {@link #mGet(byte[][])}, without waiting: the future completes from the
+	 * transport's callbacks.
 	 * @param keys the keys, at least one
-	 * @return the values to come; completes exceptionally with a {@link dev.slotwise.multikey.MultiKeyFailure}
+	 * @return the values to come; completes exceptionally with a
+	 * {@link dev.slotwise.multikey.MultiKeyFailure}
 	 */
 	CompletableFuture<List<byte @Nullable []>> mGetAsync(byte[][] keys) {
 		return start(MultiKeyCommand.MGET, keys, null, new ReplyAccumulator.Values(keys.length));
@@ -119,8 +123,7 @@ public final class MultiKeyEngine {
 		return result;
 	}
 
-	private <R> R run(MultiKeyCommand command, byte[][] keys, byte @Nullable [][] values,
-			ReplyAccumulator<R> replies) {
+	private <R> R run(MultiKeyCommand command, byte[][] keys, byte @Nullable [][] values, ReplyAccumulator<R> replies) {
 		long started = System.nanoTime();
 		Observed observed = this.observer.start(command, keys.length);
 		Throwable failure = null;

@@ -8,12 +8,12 @@ import dev.slotwise.internal.observed.Observers;
 import dev.slotwise.internal.routing.RedirectKind;
 
 /**
- * Sees what the multi-key engine does: each cross-slot call it runs and each redirect it follows. Meters implement
- * it, one per client; the engine knows nothing of Micrometer.
+ * Sees what the multi-key engine does: each cross-slot call it runs and each redirect it
+ * follows. Meters implement it, one per client; the engine knows nothing of Micrometer.
  * <p>
- * Called once per call (and once per redirected command) from caller and executor threads at once, so
- * implementations must be cheap, thread-safe and must not throw. Same-slot calls, which Spring Data Redis serves
- * with one plain command, are not seen.
+ * Called once per call (and once per redirected command) from caller and executor threads
+ * at once, so implementations must be cheap, thread-safe and must not throw. Same-slot
+ * calls, which Spring Data Redis serves with one plain command, are not seen.
  */
 public interface MultiKeyObserver {
 
@@ -32,8 +32,8 @@ public interface MultiKeyObserver {
 	}
 
 	/**
-	 * Returns one observer that passes everything to each of the given ones: {@link #NONE} for none, the observer
-	 * itself for one.
+	 * Returns one observer that passes everything to each of the given ones:
+	 * {@link #NONE} for none, the observer itself for one.
 	 * @param observers the observers
 	 * @return the observer
 	 */
@@ -42,9 +42,9 @@ public interface MultiKeyObserver {
 	}
 
 	/**
-	 * Called when a cross-slot call starts, on the caller's thread, before it is planned; the engine ends what it
-	 * returns when the call ends (with {@link Observed#SUCCESS} or {@link Observed#FAILURE}) and starts a child of it
-	 * for each node batch it sends.
+	 * Called when a cross-slot call starts, on the caller's thread, before it is planned;
+	 * the engine ends what it returns when the call ends (with {@link Observed#SUCCESS}
+	 * or {@link Observed#FAILURE}) and starts a child of it for each node batch it sends.
 	 * @param command the command
 	 * @param keys the number of keys of the call, duplicates included
 	 * @return the call's observation; {@link Observed#NONE} by default
@@ -71,8 +71,8 @@ public interface MultiKeyObserver {
 	}
 
 	/**
-	 * Passes everything to each observer a list holds at the time of the call, so that the list may grow (one
-	 * observer per meter registry, bound later).
+	 * Passes everything to each observer a list holds at the time of the call, so that
+	 * the list may grow (one observer per meter registry, bound later).
 	 */
 	final class Composite implements MultiKeyObserver {
 

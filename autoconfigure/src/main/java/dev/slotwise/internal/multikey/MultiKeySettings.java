@@ -5,11 +5,13 @@ import java.time.Duration;
 /**
  * Limits of the multi-key engine.
  *
- * @param maxKeysPerCommand most keys in one command sent to a node; larger slot groups are chunked
- * @param maxCommandsPerPipeline most commands written to a node before its replies are read, so one caller cannot
- * monopolise a single-threaded server
+ * @param maxKeysPerCommand most keys in one command sent to a node; larger slot groups
+ * are chunked
+ * @param maxCommandsPerPipeline most commands written to a node before its replies are
+ * read, so one caller cannot monopolise a single-threaded server
  * @param timeout how long a whole call may take before it fails
- * @param maxRedirects how often a command answered with {@code MOVED}, {@code ASK} or {@code TRYAGAIN} is sent again
+ * @param maxRedirects how often a command answered with {@code MOVED}, {@code ASK} or
+ * {@code TRYAGAIN} is sent again
  */
 public record MultiKeySettings(int maxKeysPerCommand, int maxCommandsPerPipeline, Duration timeout, int maxRedirects) {
 

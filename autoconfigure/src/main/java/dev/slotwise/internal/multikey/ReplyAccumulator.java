@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Gathers the per-slot replies of one multi-key call into its result. Replies arrive from several threads at once,
- * each for its own positions, so implementations write only their own positions or use atomics.
+ * Gathers the per-slot replies of one multi-key call into its result. Replies arrive from
+ * several threads at once, each for its own positions, so implementations write only
+ * their own positions or use atomics.
  *
  * @param <R> the call's result
  */
@@ -17,7 +18,8 @@ sealed interface ReplyAccumulator<R> {
 	/**
 	 * Takes the successful reply of one command.
 	 * @param command the command that was answered
-	 * @param positions the positions in the caller's key array of the keys the command carried
+	 * @param positions the positions in the caller's key array of the keys the command
+	 * carried
 	 * @param reply the decoded reply, as {@link NodeTransport#send} documents
 	 * @throws IllegalStateException when the reply does not have the expected shape
 	 */

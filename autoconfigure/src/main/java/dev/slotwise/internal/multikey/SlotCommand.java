@@ -11,9 +11,9 @@ import dev.slotwise.internal.routing.SlotPlan;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One command of a multi-key call: some keys of one slot, where to send them (null: the slot's owner in the current
- * topology), how often they were redirected and the hops so far, for the error that names them when there are too
- * many.
+ * One command of a multi-key call: some keys of one slot, where to send them (null: the
+ * slot's owner in the current topology), how often they were redirected and the hops so
+ * far, for the error that names them when there are too many.
  *
  * @param command the command
  * @param slot the slot of every key it carries
@@ -27,8 +27,9 @@ record SlotCommand(MultiKeyCommand command, int slot, int[] positions, @Nullable
 		int attempt, String trail) {
 
 	/**
-	 * Plans a call: one command per slot, a slot with more than {@code maxKeysPerCommand} keys split into several,
-	 * so that no single command makes the server build an unbounded reply.
+	 * Plans a call: one command per slot, a slot with more than {@code maxKeysPerCommand}
+	 * keys split into several, so that no single command makes the server build an
+	 * unbounded reply.
 	 * @param command the command
 	 * @param keys the keys in the caller's order
 	 * @param maxKeysPerCommand the cap on keys per command
@@ -40,7 +41,8 @@ record SlotCommand(MultiKeyCommand command, int slot, int[] positions, @Nullable
 		for (SlotGroup group : plan.groups()) {
 			int[] positions = group.positions();
 			if (positions.length <= maxKeysPerCommand) {
-				// The common case, and at 1,000 random keys nearly one group per key: no chunk list per group.
+				// The common case, and at 1,000 random keys nearly one group per key: no
+				// chunk list per group.
 				commands.add(new SlotCommand(command, group.slot(), positions, null, false, 0, ""));
 				continue;
 			}
@@ -60,8 +62,9 @@ record SlotCommand(MultiKeyCommand command, int slot, int[] positions, @Nullable
 	}
 
 	/**
-	 * Returns this command as one command per key, sent to the same node again after {@code TRYAGAIN}: single-key
-	 * commands are always served (or redirected) at once, so no waiting is needed.
+	 * Returns this command as one command per key, sent to the same node again after
+	 * {@code TRYAGAIN}: single-key commands are always served (or redirected) at once, so
+	 * no waiting is needed.
 	 */
 	List<SlotCommand> split(NodeAddress node, String reply) {
 		String trail = hop(node, reply);

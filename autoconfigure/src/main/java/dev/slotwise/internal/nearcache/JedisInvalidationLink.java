@@ -14,11 +14,13 @@ import redis.clients.jedis.Protocol;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * An {@link InvalidationLink} over one Jedis connection taken from the node's pool for as long as it lives, read on a
- * thread of its own. On it: {@code HELLO 2} (invalidations then come as pub/sub messages, whatever protocol the pool
- * speaks), {@code CLIENT ID}, {@code CLIENT TRACKING ON REDIRECT <its own id> BCAST PREFIX ...} and
- * {@code SUBSCRIBE __redis__:invalidate}; once the node confirmed the subscription, every write under the prefixes is
- * reported on it. The connection goes back to the pool broken, so that nobody else gets a tracking connection.
+ * An {@link InvalidationLink} over one Jedis connection taken from the node's pool for as
+ * long as it lives, read on a thread of its own. On it: {@code HELLO 2} (invalidations
+ * then come as pub/sub messages, whatever protocol the pool speaks), {@code CLIENT ID},
+ * {@code CLIENT TRACKING ON REDIRECT <its own id> BCAST PREFIX ...} and
+ * {@code SUBSCRIBE __redis__:invalidate}; once the node confirmed the subscription, every
+ * write under the prefixes is reported on it. The connection goes back to the pool
+ * broken, so that nobody else gets a tracking connection.
  */
 final class JedisInvalidationLink implements InvalidationLink {
 
@@ -102,9 +104,12 @@ final class JedisInvalidationLink implements InvalidationLink {
 				return;
 			}
 			handshake(connection);
-			// No read timeout: a quiet node sends nothing for as long as nobody writes under the prefixes, and a
-			// timed-out read leaves Jedis's connection marked broken, so it cannot ask the node with a PING either.
-			// A connection that dies without a reset goes unseen until the node is marked failed or time-to-live.
+			// No read timeout: a quiet node sends nothing for as long as nobody writes
+			// under the prefixes, and a
+			// timed-out read leaves Jedis's connection marked broken, so it cannot ask
+			// the node with a PING either.
+			// A connection that dies without a reset goes unseen until the node is marked
+			// failed or time-to-live.
 			connection.setTimeoutInfinite();
 			this.ready.complete(null);
 			read(connection);
@@ -113,7 +118,8 @@ final class JedisInvalidationLink implements InvalidationLink {
 			cause = ex;
 		}
 		finally {
-			// Closed before it reports: the tracking checks links after tracking slots (see Tracking.check).
+			// Closed before it reports: the tracking checks links after tracking slots
+			// (see Tracking.check).
 			this.ended = true;
 			if (connection != null) {
 				connection.setBroken();
@@ -140,7 +146,8 @@ final class JedisInvalidationLink implements InvalidationLink {
 			connection.getOne();
 		}
 		catch (JedisDataException ex) {
-			throw new TrackingRefusedException(this.node + " refused HELLO (client tracking needs Redis 6 or later)", ex);
+			throw new TrackingRefusedException(this.node + " refused HELLO (client tracking needs Redis 6 or later)",
+					ex);
 		}
 		try {
 			connection.sendCommand(Protocol.Command.CLIENT, "ID");
@@ -175,8 +182,7 @@ final class JedisInvalidationLink implements InvalidationLink {
 	private void read(Connection connection) {
 		while (!this.closing) {
 			Object reply = connection.getUnflushedObject();
-			if (!(reply instanceof List<?> message) || message.size() < 3
-					|| !"message".equals(text(message.get(0)))) {
+			if (!(reply instanceof List<?> message) || message.size() < 3 || !"message".equals(text(message.get(0)))) {
 				continue;
 			}
 			Object keys = message.get(2);

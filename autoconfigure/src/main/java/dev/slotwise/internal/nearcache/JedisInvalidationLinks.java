@@ -12,9 +12,10 @@ import redis.clients.jedis.RedisClusterClient;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 
 /**
- * {@link InvalidationLinks} over a Jedis cluster client: each link holds one connection of the node's pool (created
- * through Jedis's connection provider when Jedis has no pool for the node yet) and reads on a thread of its own; the
- * shards come from the factory's topology provider.
+ * {@link InvalidationLinks} over a Jedis cluster client: each link holds one connection
+ * of the node's pool (created through Jedis's connection provider when Jedis has no pool
+ * for the node yet) and reads on a thread of its own; the shards come from the factory's
+ * topology provider.
  */
 final class JedisInvalidationLinks implements InvalidationLinks {
 

@@ -23,21 +23,30 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An {@link InvalidationLink} over the node connection of a Lettuce cluster connection of its own. Lettuce speaks
- * RESP3 to Redis 6 and later unless told otherwise, so the node pushes invalidations on the tracked connection itself
- * ({@code CLIENT TRACKING ON BCAST PREFIX ...}, no redirect), read by a {@link PushListener}. A connection that
- * negotiated RESP2 (the application set {@code ClientOptions.protocolVersion}) cannot receive them that way: tracking
- * is refused.
+ * An {@link InvalidationLink} over the node connection of a Lettuce cluster connection of
+ * its own. Lettuce speaks RESP3 to Redis 6 and later unless told otherwise, so the node
+ * pushes invalidations on the tracked connection itself
+ * ({@code CLIENT TRACKING ON BCAST PREFIX ...}, no redirect), read by a
+ * {@link PushListener}. A connection that negotiated RESP2 (the application set
+ * {@code ClientOptions.protocolVersion}) cannot receive them that way: tracking is
+ * refused.
  * <p>
- * Lettuce reconnects a dropped connection by itself, without tracking: the link watches the client's connection
- * events, is lost at the first disconnect of its connection, and the near cache opens a new one.
+ * Lettuce reconnects a dropped connection by itself, without tracking: the link watches
+ * the client's connection events, is lost at the first disconnect of its connection, and
+ * the near cache opens a new one.
  */
 final class LettuceInvalidationLink implements InvalidationLink {
 
-	/** How often a link asks its node for a sign of life, and how long it waits for the answer. */
+	/**
+	 * How often a link asks its node for a sign of life, and how long it waits for the
+	 * answer.
+	 */
 	private static final Duration HEARTBEAT = Duration.ofSeconds(1);
 
-	/** The longest the connection and the tracking handshake may take before the link is given up. */
+	/**
+	 * The longest the connection and the tracking handshake may take before the link is
+	 * given up.
+	 */
 	private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(10);
 
 	private final NodeAddress node;
@@ -58,7 +67,10 @@ final class LettuceInvalidationLink implements InvalidationLink {
 
 	private volatile boolean ended;
 
-	/** When the last PING was sent, from {@link System#nanoTime()}; 0 while none is outstanding. */
+	/**
+	 * When the last PING was sent, from {@link System#nanoTime()}; 0 while none is
+	 * outstanding.
+	 */
 	private final java.util.concurrent.atomic.AtomicLong pingSentAt = new java.util.concurrent.atomic.AtomicLong();
 
 	private volatile long lastPing = System.nanoTime();
@@ -77,8 +89,10 @@ final class LettuceInvalidationLink implements InvalidationLink {
 	 */
 	void start(List<byte[]> prefixes) {
 		this.client.addListener(this.watch);
-		// Asynchronous from end to end, bounded by the client's own timeouts and the one below: the tracking's
-		// single thread opens the links and must never wait on a node that does not answer.
+		// Asynchronous from end to end, bounded by the client's own timeouts and the one
+		// below: the tracking's
+		// single thread opens the links and must never wait on a node that does not
+		// answer.
 		this.client.connectAsync(ByteArrayCodec.INSTANCE).thenCompose((owner) -> {
 			this.owner = owner;
 			if (this.closing) {
@@ -95,9 +109,12 @@ final class LettuceInvalidationLink implements InvalidationLink {
 							+ " speaks RESP2 (ClientOptions.protocolVersion): the near cache over Lettuce needs RESP3, "
 							+ "where invalidations arrive on the tracked connection");
 				}
-				TrackingArgs tracking = TrackingArgs.Builder.enabled().bcast().prefixes(StandardCharsets.ISO_8859_1,
-						prefixes.stream().map((prefix) -> new String(prefix, StandardCharsets.ISO_8859_1))
-							.toArray(String[]::new));
+				TrackingArgs tracking = TrackingArgs.Builder.enabled()
+					.bcast()
+					.prefixes(StandardCharsets.ISO_8859_1,
+							prefixes.stream()
+								.map((prefix) -> new String(prefix, StandardCharsets.ISO_8859_1))
+								.toArray(String[]::new));
 				return tracked.async().clientTracking(tracking).toCompletableFuture();
 			});
 		}).orTimeout(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).whenComplete((ok, failure) -> {
@@ -113,8 +130,8 @@ final class LettuceInvalidationLink implements InvalidationLink {
 				Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
 						? failure.getCause() : failure;
 				if (cause instanceof RedisCommandExecutionException refusal) {
-					cause = new TrackingRefusedException(this.node + " refused CLIENT TRACKING: " + refusal.getMessage(),
-							refusal);
+					cause = new TrackingRefusedException(
+							this.node + " refused CLIENT TRACKING: " + refusal.getMessage(), refusal);
 				}
 				fail(cause);
 			}
@@ -145,14 +162,18 @@ final class LettuceInvalidationLink implements InvalidationLink {
 	public void heartbeat() {
 		StatefulRedisConnection<byte[], byte[]> connection = this.connection;
 		long now = System.nanoTime();
-		if (connection == null || !this.ready.isDone() || !isOpen()
-				|| now - this.lastPing < HEARTBEAT.toNanos() || !this.pingSentAt.compareAndSet(0, now)) {
+		if (connection == null || !this.ready.isDone() || !isOpen() || now - this.lastPing < HEARTBEAT.toNanos()
+				|| !this.pingSentAt.compareAndSet(0, now)) {
 			return;
 		}
 		this.lastPing = now;
-		// A dropped connection is reported by the client's disconnect event; a silent one only by a PING that gets
+		// A dropped connection is reported by the client's disconnect event; a silent one
+		// only by a PING that gets
 		// no answer.
-		connection.async().ping().toCompletableFuture().orTimeout(HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS)
+		connection.async()
+			.ping()
+			.toCompletableFuture()
+			.orTimeout(HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS)
 			.whenComplete((pong, failure) -> {
 				this.pingSentAt.set(0);
 				if (failure != null && isOpen()) {
@@ -177,7 +198,8 @@ final class LettuceInvalidationLink implements InvalidationLink {
 		}
 		StatefulRedisClusterConnection<byte[], byte[]> owner = this.owner;
 		if (owner != null && owner.isOpen()) {
-			// Closing the owner closes its node connections; the node drops the tracking with them.
+			// Closing the owner closes its node connections; the node drops the tracking
+			// with them.
 			owner.closeAsync();
 		}
 	}
@@ -209,8 +231,8 @@ final class LettuceInvalidationLink implements InvalidationLink {
 	}
 
 	/**
-	 * Reports the link lost when its connection disconnects: whatever the node sent meanwhile is gone, and Lettuce's
-	 * reconnect would come back without tracking.
+	 * Reports the link lost when its connection disconnects: whatever the node sent
+	 * meanwhile is gone, and Lettuce's reconnect would come back without tracking.
 	 */
 	private final class Watch implements RedisConnectionStateListener {
 

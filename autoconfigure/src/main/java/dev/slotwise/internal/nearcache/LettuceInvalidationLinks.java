@@ -9,8 +9,10 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 
 /**
- * {@link InvalidationLinks} over a Lettuce cluster client: each link is the node connection of a cluster connection of
- * its own; the shards come from the factory's topology provider (the client's partitions), refreshed through Slotwise's paced refresh when asked fresh.
+ * {@link InvalidationLinks} over a Lettuce cluster client: each link is the node
+ * connection of a cluster connection of its own; the shards come from the factory's
+ * topology provider (the client's partitions), refreshed through Slotwise's paced refresh
+ * when asked fresh.
  */
 final class LettuceInvalidationLinks implements InvalidationLinks {
 

@@ -7,8 +7,8 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 
 /**
- * Binds a near cache to a started Lettuce cluster client. Apart from the Jedis one, so that an application without
- * Jedis never loads a class that names it.
+ * Binds a near cache to a started Lettuce cluster client. Apart from the Jedis one, so
+ * that an application without Jedis never loads a class that names it.
  */
 public final class LettuceNearCacheSupport {
 
@@ -16,7 +16,8 @@ public final class LettuceNearCacheSupport {
 	}
 
 	/**
-	 * Makes sure the near cache tracks on the client: called when a connection of it opens.
+	 * Makes sure the near cache tracks on the client: called when a connection of it
+	 * opens.
 	 * @param runtime the near cache
 	 * @param client the started client
 	 * @param topology the factory's topology provider

@@ -15,20 +15,25 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.util.ByteArrayWrapper;
 
 /**
- * The local tier: values read from Redis, by key, kept while the nodes' invalidations say they are current.
+ * The local tier: values read from Redis, by key, kept while the nodes' invalidations say
+ * they are current.
  * <p>
- * A read goes {@link #lookup} (a hit ends there), {@link #ticket} before it is sent, {@link #offer} with the reply.
- * The reply is kept only if its slot is tracked and nothing touched the slot meanwhile ({@link SlotGuard}); it is put
- * first and taken back if the slot was touched, while an invalidation touches the slot first and removes second, so the
- * two orders of a racing put and invalidation both end without the value.
+ * A read goes {@link #lookup} (a hit ends there), {@link #ticket} before it is sent,
+ * {@link #offer} with the reply. The reply is kept only if its slot is tracked and
+ * nothing touched the slot meanwhile ({@link SlotGuard}); it is put first and taken back
+ * if the slot was touched, while an invalidation touches the slot first and removes
+ * second, so the two orders of a racing put and invalidation both end without the value.
  * <p>
- * Bounded by Caffeine by entries and bytes at once: an entry weighs its key and value bytes, and never less than
- * {@code maxBytes / maxEntries}, so the total weight bound keeps both. Entries expire after the time-to-live whatever
- * the invalidations say.
+ * Bounded by Caffeine by entries and bytes at once: an entry weighs its key and value
+ * bytes, and never less than {@code maxBytes / maxEntries}, so the total weight bound
+ * keeps both. Entries expire after the time-to-live whatever the invalidations say.
  */
 public final class NearCache {
 
-	/** What an entry is thought to cost beyond its key and value bytes (the wrapper, the array headers, the node). */
+	/**
+	 * What an entry is thought to cost beyond its key and value bytes (the wrapper, the
+	 * array headers, the node).
+	 */
 	private static final int OVERHEAD = 96;
 
 	private final SlotGuard guard = new SlotGuard();
@@ -45,7 +50,8 @@ public final class NearCache {
 	private final List<Runnable> prefixListeners = new CopyOnWriteArrayList<>();
 
 	/**
-	 * Creates an empty cache: nothing is kept until slots are {@linkplain #track tracked}.
+	 * Creates an empty cache: nothing is kept until slots are {@linkplain #track
+	 * tracked}.
 	 * @param settings the limits
 	 * @param observer what sees reads, evictions and flushes
 	 */
@@ -76,7 +82,8 @@ public final class NearCache {
 	}
 
 	/**
-	 * Tells whether template reads of the key are cached: it starts with one of {@code slotwise.near-cache.key-prefixes}.
+	 * Tells whether template reads of the key are cached: it starts with one of
+	 * {@code slotwise.near-cache.key-prefixes}.
 	 * @param key the key
 	 * @return whether the key is covered
 	 */
@@ -102,13 +109,16 @@ public final class NearCache {
 	 */
 	public byte @Nullable [] peek(byte[] key) {
 		Entry entry = this.entries.getIfPresent(new ByteArrayWrapper(key));
-		// The slot's flag as well: entries of a slot that just stopped being tracked are being removed.
-		// A copy: the caller may change the array it gets, and the entry must not change with it.
+		// The slot's flag as well: entries of a slot that just stopped being tracked are
+		// being removed.
+		// A copy: the caller may change the array it gets, and the entry must not change
+		// with it.
 		return (entry != null && this.guard.tracked(entry.slot)) ? entry.value.clone() : null;
 	}
 
 	/**
-	 * Counts reads answered from Redis or from memory, for callers that look up several keys at once.
+	 * Counts reads answered from Redis or from memory, for callers that look up several
+	 * keys at once.
 	 * @param hit whether from memory
 	 * @param count how many keys
 	 */
@@ -128,7 +138,8 @@ public final class NearCache {
 	}
 
 	/**
-	 * Keeps a read's reply, if nothing touched its slot since the ticket was taken. Absent keys are not kept.
+	 * Keeps a read's reply, if nothing touched its slot since the ticket was taken.
+	 * Absent keys are not kept.
 	 * @param key the key
 	 * @param ticket the ticket taken before the read was sent
 	 * @param value the reply
@@ -150,8 +161,8 @@ public final class NearCache {
 	}
 
 	/**
-	 * Drops a key this application is about to write or has written: its next read goes to Redis (the node's
-	 * invalidation arrives too, later).
+	 * Drops a key this application is about to write or has written: its next read goes
+	 * to Redis (the node's invalidation arrives too, later).
 	 * @param key the key
 	 */
 	public void written(byte[] key) {
@@ -197,7 +208,8 @@ public final class NearCache {
 	}
 
 	/**
-	 * Slots stop being tracked: their entries go and their reads are not kept until they are tracked again.
+	 * Slots stop being tracked: their entries go and their reads are not kept until they
+	 * are tracked again.
 	 * @param slots the slots
 	 * @param cause why, for the meters
 	 */
@@ -236,8 +248,9 @@ public final class NearCache {
 	}
 
 	/**
-	 * Adds prefixes to track on every node, as the Spring caches' key prefixes. Listeners (the tracking, which then
-	 * registers them again on every node) hear of it when the list changed.
+	 * Adds prefixes to track on every node, as the Spring caches' key prefixes. Listeners
+	 * (the tracking, which then registers them again on every node) hear of it when the
+	 * list changed.
 	 * @param prefixes the prefixes
 	 */
 	public synchronized void trackPrefixes(List<byte[]> prefixes) {
@@ -252,7 +265,8 @@ public final class NearCache {
 	}
 
 	private static boolean same(List<byte[]> a, List<byte[]> b) {
-		return a.size() == b.size() && a.stream().allMatch((x) -> b.stream().anyMatch((y) -> java.util.Arrays.equals(x, y)));
+		return a.size() == b.size()
+				&& a.stream().allMatch((x) -> b.stream().anyMatch((y) -> java.util.Arrays.equals(x, y)));
 	}
 
 	/**

@@ -6,9 +6,10 @@ import dev.slotwise.connection.ReactiveNearCache;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The near cache as the reactive connections see it: their keys and values are buffers. Every call that may send a
- * read first makes sure tracking runs on the factory's client (a reactive application may never open an imperative
- * connection, which otherwise starts it).
+ * The near cache as the reactive connections see it: their keys and values are buffers.
+ * Every call that may send a read first makes sure tracking runs on the factory's client
+ * (a reactive application may never open an imperative connection, which otherwise starts
+ * it).
  */
 public final class NearCacheBuffers implements ReactiveNearCache {
 

@@ -16,16 +16,18 @@ import org.springframework.data.redis.connection.RedisStringCommands;
 
 /**
  * The near cache in front of one connection's string and key commands, for keys under
- * {@code slotwise.near-cache.key-prefixes}: {@code get} and {@code mGet} answer from memory what they can and send the
- * rest on (an {@code mGet}'s misses in one call, through the multi-key engine behind); every other command that names
- * a covered key drops it from memory before it is sent and again after it returned, so the application reads its own
- * writes at once, without waiting for the node's invalidation. Commands that only read (such as {@code strLen},
- * {@code exists}, {@code ttl}) pass through untouched. Pipelined and queued commands pass through as well (their
- * replies come later, at {@code closePipeline()} or {@code exec()}), dropping the covered keys they may write when
- * they are queued.
+ * {@code slotwise.near-cache.key-prefixes}: {@code get} and {@code mGet} answer from
+ * memory what they can and send the rest on (an {@code mGet}'s misses in one call,
+ * through the multi-key engine behind); every other command that names a covered key
+ * drops it from memory before it is sent and again after it returned, so the application
+ * reads its own writes at once, without waiting for the node's invalidation. Commands
+ * that only read (such as {@code strLen}, {@code exists}, {@code ttl}) pass through
+ * untouched. Pipelined and queued commands pass through as well (their replies come
+ * later, at {@code closePipeline()} or {@code exec()}), dropping the covered keys they
+ * may write when they are queued.
  * <p>
- * Dynamic proxies, as the multi-key layer's: the two interfaces have dozens of methods and gain more in every Spring
- * Data Redis release.
+ * Dynamic proxies, as the multi-key layer's: the two interfaces have dozens of methods
+ * and gain more in every Spring Data Redis release.
  */
 public final class NearCacheCommands {
 
@@ -41,7 +43,8 @@ public final class NearCacheCommands {
 	 * Wraps string commands.
 	 * @param cache the near cache
 	 * @param next the commands behind
-	 * @param bypass whether the connection is pipelining or queueing a transaction right now
+	 * @param bypass whether the connection is pipelining or queueing a transaction right
+	 * now
 	 * @return the commands to use
 	 */
 	public static RedisStringCommands strings(NearCache cache, RedisStringCommands next, BooleanSupplier bypass) {
@@ -64,13 +67,13 @@ public final class NearCacheCommands {
 	 * Wraps key commands.
 	 * @param cache the near cache
 	 * @param next the commands behind
-	 * @param bypass whether the connection is pipelining or queueing a transaction right now
+	 * @param bypass whether the connection is pipelining or queueing a transaction right
+	 * now
 	 * @return the commands to use
 	 */
 	public static RedisKeyCommands keys(NearCache cache, RedisKeyCommands next, BooleanSupplier bypass) {
-		return proxy(RedisKeyCommands.class, next,
-				(method, args) -> bypass.getAsBoolean() ? queued(cache, method, next, args)
-						: written(cache, method, next, args));
+		return proxy(RedisKeyCommands.class, next, (method, args) -> bypass.getAsBoolean()
+				? queued(cache, method, next, args) : written(cache, method, next, args));
 	}
 
 	private static byte @Nullable [] get(NearCache cache, RedisStringCommands next, byte[] key) {
@@ -89,7 +92,8 @@ public final class NearCacheCommands {
 
 	private static @Nullable List<byte[]> mGet(NearCache cache, RedisStringCommands next, byte[][] keys) {
 		List<byte[]> values = new ArrayList<>(keys.length);
-		// Whether each key is covered is decided once, here: only covered misses take a ticket and are offered.
+		// Whether each key is covered is decided once, here: only covered misses take a
+		// ticket and are offered.
 		List<Integer> missing = new ArrayList<>();
 		List<Boolean> coveredMisses = new ArrayList<>();
 		int hits = 0;
@@ -150,15 +154,17 @@ public final class NearCacheCommands {
 			return invoke(method, next, args);
 		}
 		finally {
-			// A read that began after the first drop may have been answered before the write ran, and kept.
+			// A read that began after the first drop may have been answered before the
+			// write ran, and kept.
 			keys.forEach(cache::written);
 		}
 	}
 
 	/**
-	 * A command queued in a pipeline or a transaction: it runs later, so a covered key it may write is dropped now, and
-	 * the node's invalidation drops it again once the command ran. Without the drop, a read of this thread after
-	 * {@code closePipeline()} could be answered from memory with the value the pipeline just replaced.
+	 * A command queued in a pipeline or a transaction: it runs later, so a covered key it
+	 * may write is dropped now, and the node's invalidation drops it again once the
+	 * command ran. Without the drop, a read of this thread after {@code closePipeline()}
+	 * could be answered from memory with the value the pipeline just replaced.
 	 */
 	private static @Nullable Object queued(NearCache cache, Method method, Object next, Object @Nullable [] args)
 			throws Throwable {
@@ -169,7 +175,10 @@ public final class NearCacheCommands {
 		return invoke(method, next, args);
 	}
 
-	/** Every key-like argument under a covered prefix: keys, key arrays and maps of keys (values do no harm). */
+	/**
+	 * Every key-like argument under a covered prefix: keys, key arrays and maps of keys
+	 * (values do no harm).
+	 */
 	private static List<byte[]> coveredKeys(NearCache cache, Object[] args) {
 		List<byte[]> keys = new ArrayList<>();
 		for (Object arg : args) {
@@ -206,16 +215,17 @@ public final class NearCacheCommands {
 	}
 
 	private static <T> T proxy(Class<T> type, T next, Handler handler) {
-		return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type }, (proxy, method, args) -> {
-			if (method.getDeclaringClass() == Object.class) {
-				return switch (method.getName()) {
-					case "equals" -> proxy == args[0];
-					case "hashCode" -> System.identityHashCode(proxy);
-					default -> "Slotwise near cache " + next;
-				};
-			}
-			return handler.handle(method, args);
-		}));
+		return type
+			.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type }, (proxy, method, args) -> {
+				if (method.getDeclaringClass() == Object.class) {
+					return switch (method.getName()) {
+						case "equals" -> proxy == args[0];
+						case "hashCode" -> System.identityHashCode(proxy);
+						default -> "Slotwise near cache " + next;
+					};
+				}
+				return handler.handle(method, args);
+			}));
 	}
 
 	private static @Nullable Object invoke(Method method, Object target, Object @Nullable [] args) throws Throwable {

@@ -1,8 +1,8 @@
 package dev.slotwise.internal.nearcache;
 
 /**
- * What a near cache reports, for meters. Called on the threads of the application's reads and of the invalidation
- * connections: implementations must be fast and must not block.
+ * What a near cache reports, for meters. Called on the threads of the application's reads
+ * and of the invalidation connections: implementations must be fast and must not block.
  */
 public interface NearCacheObserver {
 
@@ -29,29 +29,32 @@ public interface NearCacheObserver {
 
 	/**
 	 * A node said keys changed.
-	 * @param keys how many keys the message named ({@code 0} for a message that invalidates everything)
+	 * @param keys how many keys the message named ({@code 0} for a message that
+	 * invalidates everything)
 	 */
 	default void invalidations(int keys) {
 	}
 
 	/**
 	 * Slots were flushed (their entries dropped and their reads in flight disowned).
-	 * @param cause why: {@code link-lost}, {@code topology}, {@code server}, {@code clear}, {@code restart}
+	 * @param cause why: {@code link-lost}, {@code topology}, {@code server},
+	 * {@code clear}, {@code restart}
 	 * @param entries how many entries were dropped
 	 */
 	default void flushed(String cause, int entries) {
 	}
 
 	/**
-	 * Hands the observer the cache, for gauges (entries, bytes, entries per master, links up).
+	 * Hands the observer the cache, for gauges (entries, bytes, entries per master, links
+	 * up).
 	 * @param cache the cache
 	 */
 	default void bind(NearCache cache) {
 	}
 
 	/**
-	 * Hands the observer the runtime once it exists, for gauges that need the cluster's view (entries per master,
-	 * invalidation links).
+	 * Hands the observer the runtime once it exists, for gauges that need the cluster's
+	 * view (entries per master, invalidation links).
 	 * @param runtime the runtime
 	 */
 	default void bind(NearCacheRuntime runtime) {

@@ -20,13 +20,16 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
- * The near cache of an application: the local tier, and the tracking of the connection factory's current client
- * (a restarted factory has a new client, and tracking starts over on it). It owns one scheduler thread, which follows
- * the topology, and over Jedis one reader thread per node; all end with the application context.
+ * The near cache of an application: the local tier, and the tracking of the connection
+ * factory's current client (a restarted factory has a new client, and tracking starts
+ * over on it). It owns one scheduler thread, which follows the topology, and over Jedis
+ * one reader thread per node; all end with the application context.
  */
 public final class NearCacheRuntime implements DisposableBean, SmartInitializingSingleton {
 
-	/** How often the tracking compares its links with the client's view of the cluster. */
+	/**
+	 * How often the tracking compares its links with the client's view of the cluster.
+	 */
 	static final Duration CHECK_INTERVAL = Duration.ofMillis(200);
 
 	private final NearCache cache;
@@ -37,7 +40,10 @@ public final class NearCacheRuntime implements DisposableBean, SmartInitializing
 
 	private @Nullable Tracking tracking;
 
-	/** The client tracking runs on: read without the lock on every connection, changed under it. */
+	/**
+	 * The client tracking runs on: read without the lock on every connection, changed
+	 * under it.
+	 */
 	private volatile @Nullable Object client;
 
 	private boolean contextReady;
@@ -49,8 +55,8 @@ public final class NearCacheRuntime implements DisposableBean, SmartInitializing
 	private boolean destroyed;
 
 	/**
-	 * Creates the runtime; nothing runs until the first connection opens once the application context has created
-	 * its singletons.
+	 * Creates the runtime; nothing runs until the first connection opens once the
+	 * application context has created its singletons.
 	 * @param cache the local tier
 	 */
 	public NearCacheRuntime(NearCache cache) {
@@ -62,8 +68,7 @@ public final class NearCacheRuntime implements DisposableBean, SmartInitializing
 	private static ThreadFactory threads(String name) {
 		AtomicInteger count = new AtomicInteger();
 		return (runnable) -> {
-			Thread thread = new Thread(runnable,
-					name.endsWith("-") ? name + count.incrementAndGet() : name);
+			Thread thread = new Thread(runnable, name.endsWith("-") ? name + count.incrementAndGet() : name);
 			thread.setDaemon(true);
 			return thread;
 		};
@@ -78,8 +83,9 @@ public final class NearCacheRuntime implements DisposableBean, SmartInitializing
 	}
 
 	/**
-	 * Makes sure tracking runs on the given client: called when a connection of it opens (the client is started by
-	 * then). A new client (a restarted factory) ends the tracking on the earlier one, and what it kept goes.
+	 * Makes sure tracking runs on the given client: called when a connection of it opens
+	 * (the client is started by then). A new client (a restarted factory) ends the
+	 * tracking on the earlier one, and what it kept goes.
 	 * @param client the started client
 	 * @param links opens the client's invalidation links, called once per client
 	 */
@@ -94,8 +100,10 @@ public final class NearCacheRuntime implements DisposableBean, SmartInitializing
 				return;
 			}
 			if (!this.contextReady) {
-				// Connections opened while the context starts (pre-warm, health) come before the cache manager has
-				// registered its caches' prefixes: tracking starts once every singleton exists, with all of them.
+				// Connections opened while the context starts (pre-warm, health) come
+				// before the cache manager has
+				// registered its caches' prefixes: tracking starts once every singleton
+				// exists, with all of them.
 				this.pendingClient = client;
 				this.pendingLinks = links;
 				return;
@@ -166,8 +174,8 @@ public final class NearCacheRuntime implements DisposableBean, SmartInitializing
 	}
 
 	/**
-	 * Returns the masters of the cluster as the tracking last saw it, for the entries-per-master gauge (masters that
-	 * hold no entry included).
+	 * Returns the masters of the cluster as the tracking last saw it, for the
+	 * entries-per-master gauge (masters that hold no entry included).
 	 * @return the masters, {@code host:port}, sorted; empty before tracking started
 	 */
 	public Set<String> masters() {
@@ -180,7 +188,8 @@ public final class NearCacheRuntime implements DisposableBean, SmartInitializing
 		NodeAddress last = null;
 		for (int slot = 0; slot < SlotHash.SLOT_COUNT; slot++) {
 			NodeAddress owner = view.owner(slot);
-			// Slots come in ranges: compare with the previous owner before building a string.
+			// Slots come in ranges: compare with the previous owner before building a
+			// string.
 			if (owner != null && !owner.equals(last)) {
 				masters.add(owner.toString());
 			}

@@ -8,8 +8,10 @@ import java.util.List;
  *
  * @param maxEntries the most entries kept
  * @param maxBytes the most bytes of keys and values kept
- * @param timeToLive how long an entry is kept at most, invalidated or not (the last safety net)
- * @param keyPrefixes the key prefixes whose template reads ({@code GET}, {@code MGET}) are cached
+ * @param timeToLive how long an entry is kept at most, invalidated or not (the last
+ * safety net)
+ * @param keyPrefixes the key prefixes whose template reads ({@code GET}, {@code MGET})
+ * are cached
  */
 public record NearCacheSettings(long maxEntries, long maxBytes, Duration timeToLive, List<byte[]> keyPrefixes) {
 

@@ -14,13 +14,14 @@ import org.springframework.data.redis.cache.RedisCacheWriter;
 import org.springframework.data.redis.connection.RedisConnection;
 
 /**
- * A {@link RedisCacheWriter} that keeps what the caches of the chosen names read from Redis in the near cache, in front
- * of the writer Spring Boot (or Slotwise's cluster cache clear) would use. Reads are answered from memory while the
- * nodes' invalidations say the value is current; every put, eviction and clear goes to Redis and drops the local
- * entries first and after, so a cache reads its own writes at once.
+ * A {@link RedisCacheWriter} that keeps what the caches of the chosen names read from
+ * Redis in the near cache, in front of the writer Spring Boot (or Slotwise's cluster
+ * cache clear) would use. Reads are answered from memory while the nodes' invalidations
+ * say the value is current; every put, eviction and clear goes to Redis and drops the
+ * local entries first and after, so a cache reads its own writes at once.
  * <p>
- * A read with a time-to-idle ({@code get(name, key, ttl)}) is left to Redis: a hit in memory would not renew the key's
- * expiration there.
+ * A read with a time-to-idle ({@code get(name, key, ttl)}) is left to Redis: a hit in
+ * memory would not renew the key's expiration there.
  */
 public final class NearCacheWriter implements RedisCacheWriter {
 
@@ -90,7 +91,8 @@ public final class NearCacheWriter implements RedisCacheWriter {
 		}
 		long ticket = this.cache.ticket(key);
 		value = this.delegate.get(name, key, valueLoader, ttl, false);
-		// When the loader ran, the delegate wrote the value: its invalidation comes back and disowns this offer, or
+		// When the loader ran, the delegate wrote the value: its invalidation comes back
+		// and disowns this offer, or
 		// drops the entry a moment later. Either way nothing stale is kept.
 		this.cache.offer(key, ticket, value);
 		return value;

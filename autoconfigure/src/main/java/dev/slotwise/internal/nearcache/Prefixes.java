@@ -5,8 +5,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Key prefixes as {@code CLIENT TRACKING ... BCAST} takes them: Redis refuses two prefixes of which one starts with
- * the other, so a prefix covered by a shorter one is left out (the shorter one tracks its keys too).
+ * Key prefixes as {@code CLIENT TRACKING ... BCAST} takes them: Redis refuses two
+ * prefixes of which one starts with the other, so a prefix covered by a shorter one is
+ * left out (the shorter one tracks its keys too).
  */
 final class Prefixes {
 
@@ -14,7 +15,8 @@ final class Prefixes {
 	}
 
 	/**
-	 * Returns the prefixes no other prefix of the list covers, without duplicates, shortest first.
+	 * Returns the prefixes no other prefix of the list covers, without duplicates,
+	 * shortest first.
 	 * @param prefixes the prefixes
 	 * @return the prefixes to register
 	 */

@@ -3,9 +3,9 @@ package dev.slotwise.internal.nearcache;
 import dev.slotwise.internal.observed.Observed;
 
 /**
- * Watches the template reads of covered keys that the near cache did not answer from memory and sent to Redis (a
- * {@code get} that missed, an {@code mGet} of the keys that missed). Hits are not watched: a hit must stay a memory
- * read, and the meters count it.
+ * Watches the template reads of covered keys that the near cache did not answer from
+ * memory and sent to Redis (a {@code get} that missed, an {@code mGet} of the keys that
+ * missed). Hits are not watched: a hit must stay a memory read, and the meters count it.
  */
 @FunctionalInterface
 public interface RemoteReadObserver {

@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisStringCommands;
 
 /**
- * The layer just behind {@link NearCacheCommands}: it sees only what the near cache sends on, so the {@code get} and
- * {@code mGet} of covered keys it sees are the reads that missed, and it observes them. A hit never reaches it and
- * costs nothing more. Every other command passes through.
+ * The layer just behind {@link NearCacheCommands}: it sees only what the near cache sends
+ * on, so the {@code get} and {@code mGet} of covered keys it sees are the reads that
+ * missed, and it observes them. A hit never reaches it and costs nothing more. Every
+ * other command passes through.
  */
 public final class RemoteReads {
 
@@ -25,7 +26,8 @@ public final class RemoteReads {
 	 * @param cache the near cache, which tells covered keys
 	 * @param next the commands behind
 	 * @param observer what watches the reads sent to Redis
-	 * @param bypass whether the connection is pipelining or queueing a transaction right now
+	 * @param bypass whether the connection is pipelining or queueing a transaction right
+	 * now
 	 * @return the commands to put behind the near cache
 	 */
 	public static RedisStringCommands strings(NearCache cache, RedisStringCommands next, RemoteReadObserver observer,

@@ -15,13 +15,15 @@ import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisNode.NodeType;
 
 /**
- * The cluster as the near cache needs it: who owns each slot, and for every live node (master or replica, a master
- * without slots included, with none) the slots of its shard. A replica's invalidations matter as much as its master's: a failover makes it the master before any
- * topology view says so, and writes then land on it.
+ * The cluster as the near cache needs it: who owns each slot, and for every live node
+ * (master or replica, a master without slots included, with none) the slots of its shard.
+ * A replica's invalidations matter as much as its master's: a failover makes it the
+ * master before any topology view says so, and writes then land on it.
  *
  * @param owners the owner of each slot, {@code null} where none is known
  * @param shardSlots the slots of each live node's shard
- * @param failedLeftOut whether the view flagged nodes failed (left out): one may come back, unseen by a cached view
+ * @param failedLeftOut whether the view flagged nodes failed (left out): one may come
+ * back, unseen by a cached view
  */
 record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlots, boolean failedLeftOut) {
 
@@ -29,8 +31,9 @@ record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlot
 	static final Shards NONE = new Shards(new NodeAddress[SlotHash.SLOT_COUNT], Map.of(), false);
 
 	/**
-	 * Reads the shards of a Spring Data Redis topology. Nodes flagged failed are left out (they cannot be promoted, and
-	 * a dead replica must not keep its shard untracked); a replica whose master is not in the view is left out too.
+	 * Reads the shards of a Spring Data Redis topology. Nodes flagged failed are left out
+	 * (they cannot be promoted, and a dead replica must not keep its shard untracked); a
+	 * replica whose master is not in the view is left out too.
 	 * @param topology the topology
 	 * @return the shards
 	 */
@@ -44,8 +47,10 @@ record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlot
 			if (!node.isMaster() || !node.hasValidHost() || failed(node)) {
 				continue;
 			}
-			// A master without slots is live too: it is linked before slots move to it (scale-out), or it is an old
-			// master the view caught between its failover and its turn to replica, whose writes still reach it.
+			// A master without slots is live too: it is linked before slots move to it
+			// (scale-out), or it is an old
+			// master the view caught between its failover and its turn to replica, whose
+			// writes still reach it.
 			int[] owned = node.getSlotRange().getSlotsArray();
 			NodeAddress address = address(node);
 			BitSet slots = new BitSet(SlotHash.SLOT_COUNT);
@@ -72,8 +77,8 @@ record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlot
 
 	private static boolean failed(RedisClusterNode node) {
 		Set<RedisClusterNode.Flag> flags = node.getFlags();
-		return flags != null && (flags.contains(RedisClusterNode.Flag.FAIL) || flags.contains(RedisClusterNode.Flag.NOADDR)
-				|| flags.contains(RedisClusterNode.Flag.HANDSHAKE));
+		return flags != null && (flags.contains(RedisClusterNode.Flag.FAIL)
+				|| flags.contains(RedisClusterNode.Flag.NOADDR) || flags.contains(RedisClusterNode.Flag.HANDSHAKE));
 	}
 
 	private static NodeAddress address(RedisClusterNode node) {
@@ -100,8 +105,8 @@ record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlot
 	}
 
 	/**
-	 * Returns the slots whose owner differs between two views (a failover, a migration), among the slots this view
-	 * owns.
+	 * Returns the slots whose owner differs between two views (a failover, a migration),
+	 * among the slots this view owns.
 	 * @param before the earlier view
 	 * @return the slots that moved
 	 */

@@ -5,15 +5,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import dev.slotwise.internal.routing.SlotHash;
 
 /**
- * One counter per slot that tells whether a read may be kept. A counter is odd while its slot is tracked (every live
- * node of the slot's shard has an invalidation connection up) and even while it is not; anything that makes a value
- * of the slot doubtful (an invalidation, a flush, tracking lost or regained) moves it on.
+ * One counter per slot that tells whether a read may be kept. A counter is odd while its
+ * slot is tracked (every live node of the slot's shard has an invalidation connection up)
+ * and even while it is not; anything that makes a value of the slot doubtful (an
+ * invalidation, a flush, tracking lost or regained) moves it on.
  * <p>
- * A read takes a {@linkplain #ticket(int) ticket} before it is sent and may keep its reply only if the counter still
- * equals the ticket afterwards: an invalidation that arrives while the read is in flight, before or after its reply
- * (Redis before 7.4 may send it either way round, and it travels on another connection anyway), moves the counter on.
- * Counting per slot rather than per key means a busy slot sometimes costs a read its place in the cache, never a stale
- * value.
+ * A read takes a {@linkplain #ticket(int) ticket} before it is sent and may keep its
+ * reply only if the counter still equals the ticket afterwards: an invalidation that
+ * arrives while the read is in flight, before or after its reply (Redis before 7.4 may
+ * send it either way round, and it travels on another connection anyway), moves the
+ * counter on. Counting per slot rather than per key means a busy slot sometimes costs a
+ * read its place in the cache, never a stale value.
  */
 final class SlotGuard {
 
@@ -43,7 +45,8 @@ final class SlotGuard {
 	}
 
 	/**
-	 * Moves the slot's counter on, keeping whether it is tracked: called before its entries are dropped.
+	 * Moves the slot's counter on, keeping whether it is tracked: called before its
+	 * entries are dropped.
 	 * @param slot the slot
 	 */
 	void touch(int slot) {

@@ -19,16 +19,19 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Keeps one {@link InvalidationLink} on every live node of the cluster and tells the {@link NearCache} which slots it
- * may keep: a slot is tracked while every live node of its shard (its master and the master's replicas) has a link
- * ready. It follows the topology on a timer, from the client's cached view, and at once on a lost link:
+ * Keeps one {@link InvalidationLink} on every live node of the cluster and tells the
+ * {@link NearCache} which slots it may keep: a slot is tracked while every live node of
+ * its shard (its master and the master's replicas) has a link ready. It follows the
+ * topology on a timer, from the client's cached view, and at once on a lost link:
  * <ul>
- * <li>a lost link untracks its shard's slots at once (their entries go, reads in flight are disowned) and they stay
- * untracked until a new link to that node is ready or the cluster marks the node failed;</li>
- * <li>slots whose owner changed (a failover, a migration, a new master) are flushed, exactly those;</li>
+ * <li>a lost link untracks its shard's slots at once (their entries go, reads in flight
+ * are disowned) and they stay untracked until a new link to that node is ready or the
+ * cluster marks the node failed;</li>
+ * <li>slots whose owner changed (a failover, a migration, a new master) are flushed,
+ * exactly those;</li>
  * <li>a node that says every key changed ({@code FLUSHALL}) flushes its shard;</li>
- * <li>a node that refuses tracking switches the near cache off: one WARN, nothing kept, the application reads
- * Redis as without it.</li>
+ * <li>a node that refuses tracking switches the near cache off: one WARN, nothing kept,
+ * the application reads Redis as without it.</li>
  * </ul>
  * A periodic check that finds nothing changed flushes nothing.
  */
@@ -36,7 +39,10 @@ final class Tracking implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(Tracking.class);
 
-	/** Checks between fresh views while the view leaves failed nodes out (25 × 200 ms: every 5 s). */
+	/**
+	 * Checks between fresh views while the view leaves failed nodes out (25 × 200 ms:
+	 * every 5 s).
+	 */
 	private static final int FAILED_LEFT_OUT_REFRESH = 25;
 
 	private final NearCache cache;
@@ -93,12 +99,18 @@ final class Tracking implements AutoCloseable {
 	}
 
 	/**
-	 * Returns each node's link state, for health details: {@code ready}, {@code connecting}.
+	 * Returns each node's link state, for health details: {@code ready},
+	 * {@code connecting}.
 	 * @return the state per node, {@code host:port}
 	 */
 	Map<String, String> linkStates() {
 		Map<String, String> states = new LinkedHashMap<>();
-		this.view.shardSlots().keySet().stream().map(NodeAddress::toString).sorted().forEach((node) -> states.put(node, "down"));
+		this.view.shardSlots()
+			.keySet()
+			.stream()
+			.map(NodeAddress::toString)
+			.sorted()
+			.forEach((node) -> states.put(node, "down"));
 		this.nodes.forEach((node, link) -> states.put(node.toString(), link.ready ? "ready" : "connecting"));
 		return states;
 	}
@@ -121,7 +133,8 @@ final class Tracking implements AutoCloseable {
 	}
 
 	/**
-	 * Compares the links with the cluster and the tracked slots with the links. Runs on the scheduler only.
+	 * Compares the links with the cluster and the tracked slots with the links. Runs on
+	 * the scheduler only.
 	 */
 	synchronized void check() {
 		if (this.closed || this.refused != null) {
@@ -132,15 +145,18 @@ final class Tracking implements AutoCloseable {
 			shards = this.links.shards(this.fresh.getAndSet(false));
 		}
 		catch (RuntimeException ex) {
-			// No view: keep what is tracked (every link that drops untracks its shard by itself), ask again.
+			// No view: keep what is tracked (every link that drops untracks its shard by
+			// itself), ask again.
 			this.fresh.set(true);
 			logger.debug("Near cache cannot read the cluster topology: " + ex);
 			return;
 		}
 		Shards before = this.view;
 		this.view = shards;
-		// A cached view keeps a node flagged failed after it came back (a killed master restarts as a replica) until
-		// the client's next refresh, which may be a minute away: ask anew every few seconds while one is left out,
+		// A cached view keeps a node flagged failed after it came back (a killed master
+		// restarts as a replica) until
+		// the client's next refresh, which may be a minute away: ask anew every few
+		// seconds while one is left out,
 		// so that it gets its link.
 		if (shards.failedLeftOut() && ++this.sinceFailedLeftOut >= FAILED_LEFT_OUT_REFRESH) {
 			this.sinceFailedLeftOut = 0;
@@ -153,8 +169,10 @@ final class Tracking implements AutoCloseable {
 				entry.getValue().link.close();
 			}
 			if (lost) {
-				// Before opening new links below, which may take a while (a Lettuce link connects a cluster connection
-				// of its own): the lost link's own report normally came first, this is the net under it.
+				// Before opening new links below, which may take a while (a Lettuce link
+				// connects a cluster connection
+				// of its own): the lost link's own report normally came first, this is
+				// the net under it.
 				this.cache.untrack(onlyTracked(shards.slotsOf(entry.getKey())), "link-lost");
 			}
 		}
@@ -178,8 +196,10 @@ final class Tracking implements AutoCloseable {
 				link.link.heartbeat();
 			}
 		});
-		// A link lost while this check ran untracked its shard before the line above may have tracked it again:
-		// links close before they report, so looking once more after tracking catches every such loss.
+		// A link lost while this check ran untracked its shard before the line above may
+		// have tracked it again:
+		// links close before they report, so looking once more after tracking catches
+		// every such loss.
 		for (Map.Entry<NodeAddress, Link> entry : this.nodes.entrySet()) {
 			if (!entry.getValue().link.isOpen()) {
 				this.cache.untrack(onlyTracked(shards.slotsOf(entry.getKey())), "link-lost");
@@ -221,7 +241,8 @@ final class Tracking implements AutoCloseable {
 		}
 		Link held = new Link(link);
 		this.nodes.put(node, held);
-		// On the scheduler, never on the client's thread that completes it: refuse() takes this object's lock, which a
+		// On the scheduler, never on the client's thread that completes it: refuse()
+		// takes this object's lock, which a
 		// check holds while it may wait on that very thread.
 		link.ready().whenCompleteAsync((ignored, failure) -> {
 			if (failure == null) {
@@ -235,7 +256,8 @@ final class Tracking implements AutoCloseable {
 				logger.debug("Near cache invalidation connection to " + node + " failed: " + failure);
 				this.nodes.remove(node, held);
 				link.close();
-				// The client may not know the node yet (a master just added): look at the cluster afresh.
+				// The client may not know the node yet (a master just added): look at the
+				// cluster afresh.
 				this.fresh.set(true);
 				checkSoon();
 			}
@@ -276,7 +298,10 @@ final class Tracking implements AutoCloseable {
 		this.cache.untrack(onlyTracked(all), cause);
 	}
 
-	/** The tracked prefixes changed: every node must register them anew, and what was kept under the old ones goes. */
+	/**
+	 * The tracked prefixes changed: every node must register them anew, and what was kept
+	 * under the old ones goes.
+	 */
 	private void restart() {
 		this.scheduler.execute(() -> {
 			synchronized (this) {
@@ -352,7 +377,8 @@ final class Tracking implements AutoCloseable {
 
 		@Override
 		public void lost(InvalidationLink link, @Nullable Throwable cause) {
-			// At once, on the reader's thread: until the slots are untracked, entries invalidated by writes the lost
+			// At once, on the reader's thread: until the slots are untracked, entries
+			// invalidated by writes the lost
 			// connection would have reported could still be served.
 			Tracking.this.cache.untrack(Tracking.this.view.slotsOf(link.node()), "link-lost");
 			logger.debug("Near cache invalidation connection to " + link.node() + " lost: " + cause);

@@ -6,7 +6,8 @@ import dev.slotwise.internal.observed.Observers;
 import io.micrometer.observation.ObservationRegistry;
 
 /**
- * Observations of one kind of operation in the application's registry, handing out one observer per client.
+ * Observations of one kind of operation in the application's registry, handing out one
+ * observer per client.
  *
  * @param <O> the observer type
  */

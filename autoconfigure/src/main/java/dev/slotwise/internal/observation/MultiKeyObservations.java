@@ -8,11 +8,13 @@ import dev.slotwise.internal.observed.Observed;
 import io.micrometer.observation.ObservationRegistry;
 
 /**
- * Observes each cross-slot multi-key call as {@code slotwise.multikey}, with one {@code slotwise.multikey.batch}
- * child per node batch (see {@link SlotwiseObservationConvention} for the keys). Over Lettuce, the client's own
+ * Observes each cross-slot multi-key call as {@code slotwise.multikey}, with one
+ * {@code slotwise.multikey.batch} child per node batch (see
+ * {@link SlotwiseObservationConvention} for the keys). Over Lettuce, the client's own
  * per-command observations ({@code lettuce}) become children of the batches.
  */
-public final class MultiKeyObservations extends ClientObservations<MultiKeyObserver> implements MultiKeyObserver.Source {
+public final class MultiKeyObservations extends ClientObservations<MultiKeyObserver>
+		implements MultiKeyObserver.Source {
 
 	/**
 	 * Creates the observations.

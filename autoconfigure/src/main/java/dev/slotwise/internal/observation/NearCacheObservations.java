@@ -5,10 +5,12 @@ import dev.slotwise.internal.observed.Observed;
 import io.micrometer.observation.ObservationRegistry;
 
 /**
- * Observes each template read the near cache sent to Redis (a {@code get} that missed, the {@code mGet} of the keys
- * that missed) as {@code slotwise.near-cache}, tagged {@code result=miss} (see {@link SlotwiseObservationConvention}
- * for the keys); a multi-key call or the client's own command observation is its child. Reads answered from memory
- * are not observed, so that a hit stays a memory read: {@code slotwise.near-cache.reads} counts them.
+ * Observes each template read the near cache sent to Redis (a {@code get} that missed,
+ * the {@code mGet} of the keys that missed) as {@code slotwise.near-cache}, tagged
+ * {@code result=miss} (see {@link SlotwiseObservationConvention} for the keys); a
+ * multi-key call or the client's own command observation is its child. Reads answered
+ * from memory are not observed, so that a hit stays a memory read:
+ * {@code slotwise.near-cache.reads} counts them.
  */
 public final class NearCacheObservations extends ClientObservations<RemoteReadObserver>
 		implements RemoteReadObserver.Source {
@@ -25,8 +27,8 @@ public final class NearCacheObservations extends ClientObservations<RemoteReadOb
 
 		@Override
 		public Observed start(String command, int keys) {
-			return ObservedOperation.start(this.registry, SlotwiseObservationKind.NEAR_CACHE, command, this.client, keys,
-					null, null);
+			return ObservedOperation.start(this.registry, SlotwiseObservationKind.NEAR_CACHE, command, this.client,
+					keys, null, null);
 		}
 
 	}

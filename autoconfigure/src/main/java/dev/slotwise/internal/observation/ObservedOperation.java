@@ -9,11 +9,15 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An {@link Observed} operation backed by a started {@link Observation}; its node batches are child observations.
+ * An {@link Observed} operation backed by a started {@link Observation}; its node batches
+ * are child observations.
  */
 final class ObservedOperation implements Observed {
 
-	/** Outcome of a node batch abandoned because its call had already ended (failed elsewhere, timed out). */
+	/**
+	 * Outcome of a node batch abandoned because its call had already ended (failed
+	 * elsewhere, timed out).
+	 */
 	static final String CANCELLED = "cancelled";
 
 	private final ObservationRegistry registry;
@@ -37,9 +41,11 @@ final class ObservedOperation implements Observed {
 	 * @param client the client
 	 * @param size keys or commands
 	 * @param node the node of a batch, {@code null} otherwise
-	 * @param parent the parent of a batch; a call or pipeline takes the observation current on the calling thread
-	 * @return the operation, {@link Observed#NONE} when the registry does not observe it (no handler, or a predicate
-	 * turned it off), so that nothing more is allocated for it
+	 * @param parent the parent of a batch; a call or pipeline takes the observation
+	 * current on the calling thread
+	 * @return the operation, {@link Observed#NONE} when the registry does not observe it
+	 * (no handler, or a predicate turned it off), so that nothing more is allocated for
+	 * it
 	 */
 	static Observed start(ObservationRegistry registry, SlotwiseObservationKind kind, String command, String client,
 			int size, @Nullable NodeAddress node, @Nullable Observation parent) {

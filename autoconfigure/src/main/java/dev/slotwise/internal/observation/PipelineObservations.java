@@ -5,11 +5,13 @@ import dev.slotwise.internal.pipeline.PipelineObserver;
 import io.micrometer.observation.ObservationRegistry;
 
 /**
- * Observes each cluster pipeline ({@code closePipeline()}) as {@code slotwise.pipeline}, with one
- * {@code slotwise.pipeline.batch} child per node batch (see {@link SlotwiseObservationConvention} for the keys). A
- * cross-slot multi-key command of the pipeline is a {@code slotwise.multikey} child of it.
+ * Observes each cluster pipeline ({@code closePipeline()}) as {@code slotwise.pipeline},
+ * with one {@code slotwise.pipeline.batch} child per node batch (see
+ * {@link SlotwiseObservationConvention} for the keys). A cross-slot multi-key command of
+ * the pipeline is a {@code slotwise.multikey} child of it.
  */
-public final class PipelineObservations extends ClientObservations<PipelineObserver> implements PipelineObserver.Source {
+public final class PipelineObservations extends ClientObservations<PipelineObserver>
+		implements PipelineObserver.Source {
 
 	/**
 	 * Creates the observations.

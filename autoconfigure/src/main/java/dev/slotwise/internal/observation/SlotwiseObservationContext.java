@@ -4,8 +4,8 @@ import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What an observation of Slotwise knows: the operation (a multi-key call, a pipeline, one node batch of either, or a
- * transaction), the client, its size, and how it ended.
+ * What an observation of Slotwise knows: the operation (a multi-key call, a pipeline, one
+ * node batch of either, or a transaction), the client, its size, and how it ended.
  */
 public final class SlotwiseObservationContext extends Observation.Context {
 
@@ -42,8 +42,8 @@ public final class SlotwiseObservationContext extends Observation.Context {
 	}
 
 	/**
-	 * Returns the command, lower case ({@code mget}, {@code mset}, {@code del}, {@code unlink}, {@code exists}),
-	 * {@code pipeline}, or {@code transaction}.
+	 * Returns the command, lower case ({@code mget}, {@code mset}, {@code del},
+	 * {@code unlink}, {@code exists}), {@code pipeline}, or {@code transaction}.
 	 * @return the command
 	 */
 	public String getCommand() {
@@ -59,8 +59,8 @@ public final class SlotwiseObservationContext extends Observation.Context {
 	}
 
 	/**
-	 * Returns the number of keys of a multi-key call, or of commands of a pipeline or node batch, or of commands a
-	 * transaction queued (0 until it ends).
+	 * Returns the number of keys of a multi-key call, or of commands of a pipeline or
+	 * node batch, or of commands a transaction queued (0 until it ends).
 	 * @return the size
 	 */
 	public int getSize() {
@@ -88,10 +88,11 @@ public final class SlotwiseObservationContext extends Observation.Context {
 	}
 
 	/**
-	 * Returns how the operation ended: {@code success}, {@code failure}, {@code command_error} (a pipeline in which
-	 * some commands failed), {@code cancelled} (a node batch abandoned because its call ended), a transaction's
-	 * outcome ({@code committed}, {@code conflict}, {@code discarded}, {@code refused}, {@code slot_moved},
-	 * {@code failed}), or {@code unknown} while it runs.
+	 * Returns how the operation ended: {@code success}, {@code failure},
+	 * {@code command_error} (a pipeline in which some commands failed), {@code cancelled}
+	 * (a node batch abandoned because its call ended), a transaction's outcome
+	 * ({@code committed}, {@code conflict}, {@code discarded}, {@code refused},
+	 * {@code slot_moved}, {@code failed}), or {@code unknown} while it runs.
 	 * @return the outcome
 	 */
 	public String getOutcome() {

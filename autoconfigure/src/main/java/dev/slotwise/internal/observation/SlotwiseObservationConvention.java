@@ -8,13 +8,15 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 
 /**
- * Names Slotwise's observations and gives them their keys. The low-cardinality keys (they become timer tags) are:
- * {@code db.system} ({@code redis}), {@code command}, {@code client}, {@code outcome}; on a call, pipeline or
- * transaction {@code keys} or {@code commands}, a size bucket ({@code 1-10}, {@code 11-100}, {@code 101-1000},
- * {@code 1001-10000}, {@code 10001+}; {@code 0} for a transaction that queued nothing); on a node batch
- * {@code net.sock.peer.addr} and {@code net.sock.peer.port} (Lettuce's keys for the peer); on a near cache read sent to
- * Redis {@code result} ({@code miss}) and {@code keys}. The exact size is a high-cardinality key
- * ({@code slotwise.size}); no key is ever named.
+ * Names Slotwise's observations and gives them their keys. The low-cardinality keys (they
+ * become timer tags) are: {@code db.system} ({@code redis}), {@code command},
+ * {@code client}, {@code outcome}; on a call, pipeline or transaction {@code keys} or
+ * {@code commands}, a size bucket ({@code 1-10}, {@code 11-100}, {@code 101-1000},
+ * {@code 1001-10000}, {@code 10001+}; {@code 0} for a transaction that queued nothing);
+ * on a node batch {@code net.sock.peer.addr} and {@code net.sock.peer.port} (Lettuce's
+ * keys for the peer); on a near cache read sent to Redis {@code result} ({@code miss})
+ * and {@code keys}. The exact size is a high-cardinality key ({@code slotwise.size}); no
+ * key is ever named.
  */
 public class SlotwiseObservationConvention implements ObservationConvention<SlotwiseObservationContext> {
 
@@ -36,7 +38,8 @@ public class SlotwiseObservationConvention implements ObservationConvention<Slot
 	}
 
 	/**
-	 * Returns the convention Slotwise uses for a kind unless the registry's configuration supplies another.
+	 * Returns the convention Slotwise uses for a kind unless the registry's configuration
+	 * supplies another.
 	 * @param kind the kind
 	 * @return the convention
 	 */
@@ -63,7 +66,8 @@ public class SlotwiseObservationConvention implements ObservationConvention<Slot
 			case MULTIKEY -> values.and("keys", bucket(context.getSize()));
 			case PIPELINE -> values.and("commands", bucket(context.getSize()));
 			case TRANSACTION -> values.and("commands", (context.getSize() == 0) ? "0" : bucket(context.getSize()));
-			// Only reads that missed are observed: a hit stays a memory read, counted by slotwise.near-cache.reads.
+			// Only reads that missed are observed: a hit stays a memory read, counted by
+			// slotwise.near-cache.reads.
 			case NEAR_CACHE -> values.and("result", "miss", "keys", bucket(context.getSize()));
 			case MULTIKEY_BATCH, PIPELINE_BATCH -> values.and("net.sock.peer.addr", String.valueOf(context.getHost()),
 					"net.sock.peer.port", Integer.toString(context.getPort()));
@@ -81,7 +85,8 @@ public class SlotwiseObservationConvention implements ObservationConvention<Slot
 	}
 
 	/**
-	 * Returns the size bucket of a call or pipeline: a power-of-ten range, so that the key stays low-cardinality.
+	 * Returns the size bucket of a call or pipeline: a power-of-ten range, so that the
+	 * key stays low-cardinality.
 	 * @param size the number of keys or commands
 	 * @return the bucket
 	 */

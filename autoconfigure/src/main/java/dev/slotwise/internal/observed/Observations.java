@@ -8,7 +8,8 @@ import dev.slotwise.internal.routing.NodeAddress;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Combines the {@link Observed} operations that several observers started for one operation.
+ * Combines the {@link Observed} operations that several observers started for one
+ * operation.
  */
 public final class Observations {
 
@@ -16,8 +17,8 @@ public final class Observations {
 	}
 
 	/**
-	 * Returns one observed operation that passes everything to each of the given ones: {@link Observed#NONE} for
-	 * none, the operation itself for one.
+	 * Returns one observed operation that passes everything to each of the given ones:
+	 * {@link Observed#NONE} for none, the operation itself for one.
 	 * @param started the operations
 	 * @return the combined operation
 	 */
@@ -26,7 +27,8 @@ public final class Observations {
 	}
 
 	/**
-	 * Starts an operation on each of several observers and combines what they started, as {@link #of} does.
+	 * Starts an operation on each of several observers and combines what they started, as
+	 * {@link #of} does.
 	 * @param <O> the observer type
 	 * @param observers the observers
 	 * @param start starts the operation on one observer

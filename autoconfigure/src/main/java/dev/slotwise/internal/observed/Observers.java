@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * What every kind of observer (multi-key calls, pipelines, observed operations) does the same way: several observers
- * combined into one, and one observer handed out per client.
+ * What every kind of observer (multi-key calls, pipelines, observed operations) does the
+ * same way: several observers combined into one, and one observer handed out per client.
  */
 public final class Observers {
 
@@ -14,12 +14,14 @@ public final class Observers {
 	}
 
 	/**
-	 * Returns one observer that passes everything to each of the given ones: {@code none} for none (or only
-	 * {@code none}), the observer itself for one, and a composite of a copy of the others for more.
+	 * Returns one observer that passes everything to each of the given ones: {@code none}
+	 * for none (or only {@code none}), the observer itself for one, and a composite of a
+	 * copy of the others for more.
 	 * @param <O> the observer type
 	 * @param observers the observers
 	 * @param none the observer that ignores everything, left out of the result
-	 * @param composite creates the observer that passes everything to each of a list of two or more
+	 * @param composite creates the observer that passes everything to each of a list of
+	 * two or more
 	 * @return the observer
 	 */
 	public static <O> O combine(List<? extends O> observers, O none, Function<List<O>, ? extends O> composite) {
@@ -37,9 +39,10 @@ public final class Observers {
 	}
 
 	/**
-	 * Hands out one client's observer ({@code jedis}, {@code lettuce}). The meters implement it, and the
-	 * auto-configuration asks for an observer's own {@code Source} type rather than theirs, so that an application
-	 * without Micrometer never loads a class that needs it.
+	 * Hands out one client's observer ({@code jedis}, {@code lettuce}). The meters
+	 * implement it, and the auto-configuration asks for an observer's own {@code Source}
+	 * type rather than theirs, so that an application without Micrometer never loads a
+	 * class that needs it.
 	 *
 	 * @param <O> the observer type
 	 */

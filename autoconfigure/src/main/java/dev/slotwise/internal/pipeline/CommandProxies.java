@@ -9,9 +9,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The command groups of one pipeline or transaction: a proxy of each Spring Data Redis command interface
- * ({@code RedisStringCommands}, ...) whose calls go to one handler, created on first use and kept. Not thread-safe,
- * like the connection it serves.
+ * The command groups of one pipeline or transaction: a proxy of each Spring Data Redis
+ * command interface ({@code RedisStringCommands}, ...) whose calls go to one handler,
+ * created on first use and kept. Not thread-safe, like the connection it serves.
  */
 public final class CommandProxies {
 
@@ -58,8 +58,7 @@ public final class CommandProxies {
 		 * @return the call's result
 		 * @throws Throwable what the call throws
 		 */
-		@Nullable Object handle(Class<?> group, Object proxy, Method method, @Nullable Object @Nullable [] args)
-				throws Throwable;
+		@Nullable Object handle(Class<?> group, Object proxy, Method method, @Nullable Object @Nullable [] args) throws Throwable;
 
 	}
 

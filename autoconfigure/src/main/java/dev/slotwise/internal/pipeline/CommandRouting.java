@@ -17,18 +17,25 @@ import org.springframework.data.redis.connection.stream.StreamOffset;
 import org.springframework.data.redis.connection.stream.StreamReadOptions;
 
 /**
- * Finds the keys of a queued Spring Data Redis call and refuses, when it is queued, what cannot be pipelined on a
- * cluster. Spring Data Redis's interfaces put the key first in almost every method; the exceptions are listed by
- * name here. A method whose first argument is no key and that is not listed is refused rather than guessed at.
+ * Finds the keys of a queued Spring Data Redis call and refuses, when it is queued, what
+ * cannot be pipelined on a cluster. Spring Data Redis's interfaces put the key first in
+ * almost every method; the exceptions are listed by name here. A method whose first
+ * argument is no key and that is not listed is refused rather than guessed at.
  */
 public final class CommandRouting {
 
-	/** Blocking, cursor-based, cluster-wide or connection-state commands: no place in a cluster pipeline. */
+	/**
+	 * Blocking, cursor-based, cluster-wide or connection-state commands: no place in a
+	 * cluster pipeline.
+	 */
 	private static final Set<String> REFUSED = Set.of("keys", "scan", "randomKey", "move", "bLPop", "bRPop",
 			"bRPopLPush", "bLMove", "bZPopMin", "bZPopMax", "hScan", "sScan", "zScan", "watch", "unwatch", "multi",
 			"exec", "discard", "select");
 
-	/** Methods whose {@code byte[]} and {@code byte[][]} arguments are all keys (destination keys included). */
+	/**
+	 * Methods whose {@code byte[]} and {@code byte[][]} arguments are all keys
+	 * (destination keys included).
+	 */
 	private static final Set<String> ALL_BYTES_ARE_KEYS = Set.of("mGet", "del", "unlink", "exists", "touch", "sInter",
 			"sInterStore", "sInterCard", "sUnion", "sUnionStore", "sDiff", "sDiffStore", "zUnion", "zUnionStore",
 			"zUnionWithScores", "zInter", "zInterStore", "zInterWithScores", "zInterCard", "zDiff", "zDiffStore",
@@ -36,10 +43,12 @@ public final class CommandRouting {
 
 	/** Methods whose first two arguments are keys (source and destination). */
 	private static final Set<String> TWO_KEYS = Set.of("rename", "renameNX", "sMove", "rPopLPush", "lMove", "copy",
-			"geoSearchStore", "zRangeStoreByLex", "zRangeStoreByScore", "zRangeStoreRevByLex",
-			"zRangeStoreRevByScore");
+			"geoSearchStore", "zRangeStoreByLex", "zRangeStoreByScore", "zRangeStoreRevByLex", "zRangeStoreRevByScore");
 
-	/** The multi-key engine's commands: cross-slot calls of these run on it, one result in their position. */
+	/**
+	 * The multi-key engine's commands: cross-slot calls of these run on it, one result in
+	 * their position.
+	 */
 	private static final Set<String> ENGINE = Set.of("mGet", "del", "unlink", "exists", "mSet");
 
 	private CommandRouting() {
@@ -52,13 +61,14 @@ public final class CommandRouting {
 	 * @param method the method
 	 * @param args the arguments
 	 * @return the queued command
-	 * @throws InvalidDataAccessApiUsageException naming the command when it cannot be pipelined on a cluster
+	 * @throws InvalidDataAccessApiUsageException naming the command when it cannot be
+	 * pipelined on a cluster
 	 */
 	static QueuedCommand plan(int index, Class<?> group, Method method, @Nullable Object @Nullable [] args) {
 		String name = method.getName();
 		if (REFUSED.contains(name)) {
-			throw refused(group, method, "it blocks, iterates with a cursor, spans every node or changes connection "
-					+ "state");
+			throw refused(group, method,
+					"it blocks, iterates with a cursor, spans every node or changes connection " + "state");
 		}
 		List<byte[]> keys = keys(group, method, (args != null) ? args : new Object[0]);
 		if (keys.isEmpty()) {
@@ -76,13 +86,14 @@ public final class CommandRouting {
 	}
 
 	/**
-	 * Returns the keys of a Spring Data Redis call, as the pipeline routes by them; cluster transactions use the
-	 * same reading.
+	 * Returns the keys of a Spring Data Redis call, as the pipeline routes by them;
+	 * cluster transactions use the same reading.
 	 * @param group the interface the method belongs to
 	 * @param method the method
 	 * @param args the arguments
 	 * @return the keys (destination keys included), empty when the method has none
-	 * @throws InvalidDataAccessApiUsageException when a key is not a {@code byte[]} or the call blocks
+	 * @throws InvalidDataAccessApiUsageException when a key is not a {@code byte[]} or
+	 * the call blocks
 	 */
 	public static List<byte[]> keysOf(Class<?> group, Method method, @Nullable Object @Nullable [] args) {
 		return keys(group, method, (args != null) ? args : new Object[0]);
@@ -157,8 +168,9 @@ public final class CommandRouting {
 	}
 
 	/**
-	 * {@link Method#getParameterTypes()} copies a small array on every call, next to a reflective invocation per
-	 * queued command: no cache (a static one would be state shared by every application in the JVM).
+	 * {@link Method#getParameterTypes()} copies a small array on every call, next to a
+	 * reflective invocation per queued command: no cache (a static one would be state
+	 * shared by every application in the JVM).
 	 */
 	private static Class<?>[] parameterTypes(Method method) {
 		return method.getParameterTypes();
@@ -169,15 +181,15 @@ public final class CommandRouting {
 			return bytes;
 		}
 		if (key == null) {
-			throw new IllegalArgumentException("A key of " + group.getSimpleName() + "." + method.getName()
-					+ " must not be null");
+			throw new IllegalArgumentException(
+					"A key of " + group.getSimpleName() + "." + method.getName() + " must not be null");
 		}
 		throw refused(group, method, "a key is not a byte[] but " + key.getClass().getName());
 	}
 
 	private static InvalidDataAccessApiUsageException refused(Class<?> group, Method method, String why) {
-		return new InvalidDataAccessApiUsageException(group.getSimpleName() + "." + method.getName()
-				+ " cannot be pipelined on a Redis Cluster: " + why);
+		return new InvalidDataAccessApiUsageException(
+				group.getSimpleName() + "." + method.getName() + " cannot be pipelined on a Redis Cluster: " + why);
 	}
 
 }

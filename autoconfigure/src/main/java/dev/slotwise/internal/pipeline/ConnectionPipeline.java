@@ -11,9 +11,10 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.RedisPipelineException;
 
 /**
- * The pipeline of one cluster connection. While open, the connection hands out recording commands from
- * {@link #commands(Class)}: each call is checked and queued, and returns {@code null} (Spring Data Redis's pipeline
- * contract); {@link #close()} runs the queue. Not thread-safe, like the connection.
+ * The pipeline of one cluster connection. While open, the connection hands out recording
+ * commands from {@link #commands(Class)}: each call is checked and queued, and returns
+ * {@code null} (Spring Data Redis's pipeline contract); {@link #close()} runs the queue.
+ * Not thread-safe, like the connection.
  */
 public final class ConnectionPipeline {
 
@@ -48,10 +49,11 @@ public final class ConnectionPipeline {
 	}
 
 	/**
-	 * Returns commands of a Spring Data Redis command interface that queue each call in this pipeline.
+	 * Returns commands of a Spring Data Redis command interface that queue each call in
+	 * this pipeline.
 	 * @param <T> the interface
-	 * @param group the interface, e.g. {@code RedisStringCommands.class}; interfaces that cannot be pipelined on a
-	 * cluster (server, scripting) refuse every call
+	 * @param group the interface, e.g. {@code RedisStringCommands.class}; interfaces that
+	 * cannot be pipelined on a cluster (server, scripting) refuse every call
 	 * @return the recording commands
 	 */
 	public <T> T commands(Class<T> group) {
@@ -80,16 +82,18 @@ public final class ConnectionPipeline {
 
 	/**
 	 * Closes the pipeline and runs its commands.
-	 * @return the results in issue order (successful {@code void} commands left out, as Spring Data Redis does);
-	 * empty when the pipeline was not open
-	 * @throws RedisPipelineException when commands failed with an error reply: its results hold every other
-	 * command's result and the exception in each failed command's position
-	 * @throws org.springframework.data.redis.RedisConnectionFailureException when a node failed or timed out, naming
-	 * it and its commands left without a reply
+	 * @return the results in issue order (successful {@code void} commands left out, as
+	 * Spring Data Redis does); empty when the pipeline was not open
+	 * @throws RedisPipelineException when commands failed with an error reply: its
+	 * results hold every other command's result and the exception in each failed
+	 * command's position
+	 * @throws org.springframework.data.redis.RedisConnectionFailureException when a node
+	 * failed or timed out, naming it and its commands left without a reply
 	 */
 	public List<@Nullable Object> close() {
 		List<QueuedCommand> commands = this.queue;
-		// Closed before running, so that the connection's own commands (cross-slot calls on the engine) run directly.
+		// Closed before running, so that the connection's own commands (cross-slot calls
+		// on the engine) run directly.
 		this.queue = null;
 		if (commands == null || commands.isEmpty()) {
 			return new ArrayList<>();

@@ -17,14 +17,16 @@ import org.springframework.data.redis.connection.RedisStringCommands;
 import org.springframework.data.redis.connection.convert.Converters;
 
 /**
- * The most frequent commands written straight onto the Jedis pipeline, with the conversion Spring Data Redis's
- * {@code Jedis*Commands} apply to them ({@code Converters.stringToBoolean} for {@code SET}, {@code Converters.toBoolean}
- * for {@code HSET} and {@code EXPIRE}, the raw reply otherwise).
+ * The most frequent commands written straight onto the Jedis pipeline, with the
+ * conversion Spring Data Redis's {@code Jedis*Commands} apply to them
+ * ({@code Converters.stringToBoolean} for {@code SET}, {@code Converters.toBoolean} for
+ * {@code HSET} and {@code EXPIRE}, the raw reply otherwise).
  * <p>
- * Why: in pipeline mode Spring Data Redis builds a Spring AOP proxy of the Jedis pipeline for every command
- * ({@code JedisInvoker.createCommands}), which cost more than the command's share of the round trip (measured with
- * {@code PipelineBenchmark}). Every other command goes through Spring Data Redis; the randomized differential test
- * holds both paths to the results of the same commands run one by one and over Lettuce.
+ * Why: in pipeline mode Spring Data Redis builds a Spring AOP proxy of the Jedis pipeline
+ * for every command ({@code JedisInvoker.createCommands}), which cost more than the
+ * command's share of the round trip (measured with {@code PipelineBenchmark}). Every
+ * other command goes through Spring Data Redis; the randomized differential test holds
+ * both paths to the results of the same commands run one by one and over Lettuce.
  */
 final class FastCommands {
 
@@ -42,7 +44,8 @@ final class FastCommands {
 		add(fast, RedisStringCommands.class, "decr", (p, a) -> p.decr(b(a[0])), null, byte[].class);
 		add(fast, RedisHashCommands.class, "hSet", (p, a) -> p.hset(b(a[0]), b(a[1]), b(a[2])),
 				(reply) -> Converters.toBoolean((Long) reply), byte[].class, byte[].class, byte[].class);
-		add(fast, RedisHashCommands.class, "hGet", (p, a) -> p.hget(b(a[0]), b(a[1])), null, byte[].class, byte[].class);
+		add(fast, RedisHashCommands.class, "hGet", (p, a) -> p.hget(b(a[0]), b(a[1])), null, byte[].class,
+				byte[].class);
 		add(fast, RedisSetCommands.class, "sAdd", (p, a) -> p.sadd(b(a[0]), (byte[][]) a[1]), null, byte[].class,
 				byte[][].class);
 		add(fast, RedisKeyCommands.class, "expire", (p, a) -> p.expire(b(a[0]), (Long) a[1]),
@@ -60,7 +63,8 @@ final class FastCommands {
 			fast.put(group.getMethod(name, types), new Fast(send, (convert != null) ? convert : Function.identity()));
 		}
 		catch (NoSuchMethodException ex) {
-			// A Spring Data Redis release without this signature: the command takes Spring Data Redis's path.
+			// A Spring Data Redis release without this signature: the command takes
+			// Spring Data Redis's path.
 		}
 	}
 
@@ -69,9 +73,9 @@ final class FastCommands {
 	}
 
 	/**
-	 * Returns the fast path of a call, or {@code null} when Spring Data Redis must run it: another method, a null
-	 * argument (Spring Data Redis rejects it with its own message), or an expiry Spring Data Redis sends as
-	 * {@code PEXPIRE}.
+	 * Returns the fast path of a call, or {@code null} when Spring Data Redis must run
+	 * it: another method, a null argument (Spring Data Redis rejects it with its own
+	 * message), or an expiry Spring Data Redis sends as {@code PEXPIRE}.
 	 */
 	static @Nullable Fast of(Method method, @Nullable Object @Nullable [] args) {
 		Fast fast = FAST.get(method);

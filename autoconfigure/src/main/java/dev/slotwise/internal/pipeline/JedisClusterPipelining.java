@@ -10,9 +10,10 @@ import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.RedisClusterClient;
 
 /**
- * Pipelining for the cluster connections of one Jedis connection factory: what every connection's pipeline shares
- * (the cluster client whose node pools it borrows from, the slot owners, the executor nodes run on, the limits).
- * Each connection gets its own {@link ConnectionPipeline} from {@link #forConnection(Function)}.
+ * Pipelining for the cluster connections of one Jedis connection factory: what every
+ * connection's pipeline shares (the cluster client whose node pools it borrows from, the
+ * slot owners, the executor nodes run on, the limits). Each connection gets its own
+ * {@link ConnectionPipeline} from {@link #forConnection(Function)}.
  */
 public final class JedisClusterPipelining {
 
@@ -34,9 +35,11 @@ public final class JedisClusterPipelining {
 	 * Creates the shared part.
 	 * @param client the cluster client; its node pools lend the connections
 	 * @param router supplies a snapshot of the slot owners (the multi-key engine's)
-	 * @param invalidateTopology marks the topology stale after {@code MOVED} or a node failure
+	 * @param invalidateTopology marks the topology stale after {@code MOVED} or a node
+	 * failure
 	 * @param executor runs node batches in parallel (the multi-key executor)
-	 * @param maxCommandsPerFlush the most commands written to a node before their replies are read, positive
+	 * @param maxCommandsPerFlush the most commands written to a node before their replies
+	 * are read, positive
 	 * @param maxRedirects the most redirects a command follows, not negative
 	 * @param observer sees every pipeline
 	 */
@@ -75,9 +78,10 @@ public final class JedisClusterPipelining {
 
 	/**
 	 * Returns the pipeline state of one connection.
-	 * @param direct returns the connection's own (not pipelined) commands of a Spring Data Redis command interface;
-	 * cross-slot {@code mGet}, {@code mSet}, {@code del}, {@code unlink} and {@code exists} of a pipeline run on
-	 * them, which must route them to the multi-key engine
+	 * @param direct returns the connection's own (not pipelined) commands of a Spring
+	 * Data Redis command interface; cross-slot {@code mGet}, {@code mSet}, {@code del},
+	 * {@code unlink} and {@code exists} of a pipeline run on them, which must route them
+	 * to the multi-key engine
 	 * @return the connection's pipeline, closed
 	 */
 	public ConnectionPipeline forConnection(Function<Class<?>, Object> direct) {

@@ -36,14 +36,15 @@ import org.springframework.data.redis.connection.jedis.JedisConnection;
 import org.springframework.data.redis.connection.jedis.JedisExceptionConverter;
 
 /**
- * Replays one node's commands on a connection borrowed from Jedis's pool of that node, through a Spring Data Redis
- * standalone {@link JedisConnection} in pipeline mode: Spring Data Redis's own argument handling and result
- * conversion, so the results have exactly the types a standalone pipeline returns. One flush per
- * {@code maxPerFlush} commands.
+ * Replays one node's commands on a connection borrowed from Jedis's pool of that node,
+ * through a Spring Data Redis standalone {@link JedisConnection} in pipeline mode: Spring
+ * Data Redis's own argument handling and result conversion, so the results have exactly
+ * the types a standalone pipeline returns. One flush per {@code maxPerFlush} commands.
  * <p>
- * Spring Data Redis leaves a successful status command ({@code void} methods such as {@code hMSet}, {@code rename},
- * {@code lSet}) out of the results and puts its exception in when it fails, which would make positions ambiguous.
- * A {@code PING} after each status command marks where its entry would be: {@code PING} never fails, so an
+ * Spring Data Redis leaves a successful status command ({@code void} methods such as
+ * {@code hMSet}, {@code rename}, {@code lSet}) out of the results and puts its exception
+ * in when it fails, which would make positions ambiguous. A {@code PING} after each
+ * status command marks where its entry would be: {@code PING} never fails, so an
  * exception before it is the status command's.
  */
 final class NodeReplay {
@@ -60,13 +61,13 @@ final class NodeReplay {
 
 	private static final JedisExceptionConverter EXCEPTIONS = new JedisExceptionConverter();
 
-	private static final Map<Class<?>, Function<JedisConnection, Object>> GROUPS = Map.of(
-			RedisStringCommands.class, JedisConnection::stringCommands, RedisHashCommands.class,
-			JedisConnection::hashCommands, RedisListCommands.class, JedisConnection::listCommands,
-			RedisSetCommands.class, JedisConnection::setCommands, RedisZSetCommands.class,
-			JedisConnection::zSetCommands, RedisKeyCommands.class, JedisConnection::keyCommands,
-			RedisHyperLogLogCommands.class, JedisConnection::hyperLogLogCommands, RedisGeoCommands.class,
-			JedisConnection::geoCommands, RedisStreamCommands.class, JedisConnection::streamCommands);
+	private static final Map<Class<?>, Function<JedisConnection, Object>> GROUPS = Map.of(RedisStringCommands.class,
+			JedisConnection::stringCommands, RedisHashCommands.class, JedisConnection::hashCommands,
+			RedisListCommands.class, JedisConnection::listCommands, RedisSetCommands.class,
+			JedisConnection::setCommands, RedisZSetCommands.class, JedisConnection::zSetCommands,
+			RedisKeyCommands.class, JedisConnection::keyCommands, RedisHyperLogLogCommands.class,
+			JedisConnection::hyperLogLogCommands, RedisGeoCommands.class, JedisConnection::geoCommands,
+			RedisStreamCommands.class, JedisConnection::streamCommands);
 
 	private NodeReplay() {
 	}
@@ -79,10 +80,13 @@ final class NodeReplay {
 	}
 
 	/**
-	 * Runs the commands on the node; when the borrowed connection fails before any reply was read (the node closed
-	 * it while idle), once more on a fresh one ({@link StaleJedisConnections}).
-	 * @return one outcome per attempt: the converted result, {@link #NO_RESULT}, or the command's exception
-	 * @throws RuntimeException when the node cannot be reached or a read fails (the connection is then dropped)
+	 * Runs the commands on the node; when the borrowed connection fails before any reply
+	 * was read (the node closed it while idle), once more on a fresh one
+	 * ({@link StaleJedisConnections}).
+	 * @return one outcome per attempt: the converted result, {@link #NO_RESULT}, or the
+	 * command's exception
+	 * @throws RuntimeException when the node cannot be reached or a read fails (the
+	 * connection is then dropped)
 	 */
 	static @Nullable Object[] run(RedisClusterClient client, NodeAddress node, List<Attempt> attempts,
 			int maxPerFlush) {
@@ -94,10 +98,13 @@ final class NodeReplay {
 			StaleJedisConnections.Attempt attempt) {
 		@Nullable Object[] outcomes = new Object[attempts.size()];
 		try (Connection connection = attempt.borrowed(pool.getResource())) {
-			// A PING ahead of the first window, its reply read before the pipeline's: a connection failure before
-			// it (a connection the node closed while idle) allows a second attempt, one after it never does.
+			// A PING ahead of the first window, its reply read before the pipeline's: a
+			// connection failure before
+			// it (a connection the node closed while idle) allows a second attempt, one
+			// after it never does.
 			connection.sendCommand(Protocol.Command.PING);
-			// The standalone connection is only a converter over the borrowed socket: never closed (see
+			// The standalone connection is only a converter over the borrowed socket:
+			// never closed (see
 			// SpringDataInternals.pipelineOver).
 			JedisConnection replay = SpringDataInternals.pipelineOver(connection);
 			int offset = 0;
@@ -112,20 +119,23 @@ final class NodeReplay {
 
 	/**
 	 * Queues a window on the pipeline and reads its results.
-	 * @param beforeResults runs after the window is queued and before its results are read
+	 * @param beforeResults runs after the window is queued and before its results are
+	 * read
 	 */
 	private static void flush(JedisConnection replay, List<Attempt> window, @Nullable Object[] outcomes, int offset,
 			Runnable beforeResults) {
 		replay.openPipeline();
 		AbstractPipeline pipeline = replay.getPipeline();
-		// Per attempt: a fast command's Response, QUEUED for a command Spring Data Redis queued, or null when it
+		// Per attempt: a fast command's Response, QUEUED for a command Spring Data Redis
+		// queued, or null when it
 		// refused the call (its outcome is then set already).
 		Object[] sent = new Object[window.size()];
 		for (int i = 0; i < window.size(); i++) {
 			Attempt attempt = window.get(i);
 			QueuedCommand command = attempt.command();
 			if (attempt.asking()) {
-				// Sent on the Jedis pipeline itself: its reply is read but never becomes a Spring Data Redis result.
+				// Sent on the Jedis pipeline itself: its reply is read but never becomes
+				// a Spring Data Redis result.
 				pipeline.sendCommand(Protocol.Command.ASKING, new byte[0][]);
 			}
 			FastCommands.Fast fast = FastCommands.of(command.method(), command.args());
@@ -141,7 +151,8 @@ final class NodeReplay {
 				}
 			}
 			catch (InvocationTargetException ex) {
-				// Refused by Spring Data Redis before anything was sent (e.g. an argument it rejects).
+				// Refused by Spring Data Redis before anything was sent (e.g. an argument
+				// it rejects).
 				outcomes[offset + i] = ex.getCause();
 			}
 			catch (IllegalAccessException ex) {
@@ -163,8 +174,8 @@ final class NodeReplay {
 				continue;
 			}
 			if (sent[i] instanceof Response<?> response) {
-				outcomes[offset + i] = fastOutcome(response, FastCommands.of(window.get(i).command().method(),
-						window.get(i).command().args()));
+				outcomes[offset + i] = fastOutcome(response,
+						FastCommands.of(window.get(i).command().method(), window.get(i).command().args()));
 			}
 			else if (window.get(i).command().isStatus()) {
 				Object entry = results.get(next);

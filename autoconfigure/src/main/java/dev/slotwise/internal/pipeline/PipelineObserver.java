@@ -8,19 +8,26 @@ import dev.slotwise.internal.observed.Observers;
 import dev.slotwise.internal.routing.RedirectKind;
 
 /**
- * Sees what cluster pipelines do: each {@code closePipeline()} and each redirected command. Meters implement it; the
- * pipeline knows nothing of Micrometer. Called from caller and executor threads, so implementations must be cheap,
- * thread-safe and must not throw.
+ * Sees what cluster pipelines do: each {@code closePipeline()} and each redirected
+ * command. Meters implement it; the pipeline knows nothing of Micrometer. Called from
+ * caller and executor threads, so implementations must be cheap, thread-safe and must not
+ * throw.
  */
 public interface PipelineObserver {
 
 	/** Outcome of a pipeline whose every command succeeded. */
 	String SUCCESS = "success";
 
-	/** Outcome of a pipeline in which some commands failed with an error reply (the others have results). */
+	/**
+	 * Outcome of a pipeline in which some commands failed with an error reply (the others
+	 * have results).
+	 */
 	String COMMAND_ERROR = "command_error";
 
-	/** Outcome of a pipeline that failed as a whole (a node could not be reached, or timed out). */
+	/**
+	 * Outcome of a pipeline that failed as a whole (a node could not be reached, or timed
+	 * out).
+	 */
 	String FAILURE = "failure";
 
 	/**
@@ -38,8 +45,8 @@ public interface PipelineObserver {
 	}
 
 	/**
-	 * Returns one observer that passes everything to each of the given ones: {@link #NONE} for none, the observer
-	 * itself for one.
+	 * Returns one observer that passes everything to each of the given ones:
+	 * {@link #NONE} for none, the observer itself for one.
 	 * @param observers the observers
 	 * @return the observer
 	 */
@@ -48,10 +55,11 @@ public interface PipelineObserver {
 	}
 
 	/**
-	 * Called when {@code closePipeline()} starts, on the caller's thread; the pipeline ends what it returns with
-	 * {@link #SUCCESS}, {@link #COMMAND_ERROR} or {@link #FAILURE}, starts a child of it for each node batch it
-	 * sends, and keeps it current on the caller's thread meanwhile (a cross-slot multi-key command of the pipeline is
-	 * observed as its child).
+	 * Called when {@code closePipeline()} starts, on the caller's thread; the pipeline
+	 * ends what it returns with {@link #SUCCESS}, {@link #COMMAND_ERROR} or
+	 * {@link #FAILURE}, starts a child of it for each node batch it sends, and keeps it
+	 * current on the caller's thread meanwhile (a cross-slot multi-key command of the
+	 * pipeline is observed as its child).
 	 * @param commands the number of queued commands
 	 * @return the pipeline's observation; {@link Observed#NONE} by default
 	 */
@@ -77,8 +85,8 @@ public interface PipelineObserver {
 	}
 
 	/**
-	 * Passes everything to each observer a list holds at the time of the call, so that the list may grow (one
-	 * observer per meter registry, bound later).
+	 * Passes everything to each observer a list holds at the time of the call, so that
+	 * the list may grow (one observer per meter registry, bound later).
 	 */
 	final class Composite implements PipelineObserver {
 

@@ -25,15 +25,19 @@ import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisPipelineException;
 
 /**
- * Runs the commands of one {@code closePipeline()}: splits them at cross-slot multi-key commands (each runs on the
- * multi-key engine, after the commands queued before it and before those queued after it, so that a read sees the
- * writes queued before it); groups each stretch in between by master, replays the node groups in parallel; sends
- * redirected commands again on the node the server named, in issue order, until they succeed or run out of
- * redirects; and returns the results in issue order.
+ * Runs the commands of one {@code closePipeline()}: splits them at cross-slot multi-key
+ * commands (each runs on the multi-key engine, after the commands queued before it and
+ * before those queued after it, so that a read sees the writes queued before it); groups
+ * each stretch in between by master, replays the node groups in parallel; sends
+ * redirected commands again on the node the server named, in issue order, until they
+ * succeed or run out of redirects; and returns the results in issue order.
  */
 final class PipelineRun {
 
-	/** The first wait before retrying commands a slot answered {@code TRYAGAIN}; it doubles each round. */
+	/**
+	 * The first wait before retrying commands a slot answered {@code TRYAGAIN}; it
+	 * doubles each round.
+	 */
 	private static final long TRYAGAIN_FIRST_PAUSE_MILLIS = 10;
 
 	/** The longest wait before retrying {@code TRYAGAIN}. */
@@ -47,7 +51,10 @@ final class PipelineRun {
 
 	private final @Nullable Object[] outcomes;
 
-	/** The masters the commands went to first (redirect targets not counted), for the nodes meter. */
+	/**
+	 * The masters the commands went to first (redirect targets not counted), for the
+	 * nodes meter.
+	 */
 	private final Set<NodeAddress> nodes = new HashSet<>();
 
 	/** The pipeline's observation, parent of one observation per node batch. */
@@ -62,10 +69,12 @@ final class PipelineRun {
 
 	/**
 	 * Runs the pipeline.
-	 * @return the results in issue order, successful status commands left out as Spring Data Redis does
-	 * @throws RedisPipelineException when commands failed: its results hold every other command's result, and the
-	 * exception in each failed command's position
-	 * @throws RedisConnectionFailureException when a node failed: names it and the commands left without a reply
+	 * @return the results in issue order, successful status commands left out as Spring
+	 * Data Redis does
+	 * @throws RedisPipelineException when commands failed: its results hold every other
+	 * command's result, and the exception in each failed command's position
+	 * @throws RedisConnectionFailureException when a node failed: names it and the
+	 * commands left without a reply
 	 */
 	List<@Nullable Object> run() {
 		long started = System.nanoTime();
@@ -109,16 +118,16 @@ final class PipelineRun {
 			throw ex;
 		}
 		finally {
-			this.pipelining.observer().closed(this.commands.size(), this.nodes.size(), outcome,
-					System.nanoTime() - started);
+			this.pipelining.observer()
+				.closed(this.commands.size(), this.nodes.size(), outcome, System.nanoTime() - started);
 			this.observed.end(outcome, thrown);
 		}
 	}
 
 	private void runOnEngine(QueuedCommand command) {
 		try {
-			this.outcomes[command.index()] = command.method().invoke(this.direct.apply(command.group()),
-					command.args());
+			this.outcomes[command.index()] = command.method()
+				.invoke(this.direct.apply(command.group()), command.args());
 		}
 		catch (InvocationTargetException ex) {
 			this.outcomes[command.index()] = ex.getCause();
@@ -138,9 +147,9 @@ final class PipelineRun {
 		for (QueuedCommand command : stretch) {
 			NodeAddress node = router.apply(command.slot());
 			if (node == null) {
-				throw new RedisConnectionFailureException("No master serves slot " + command.slot() + " of "
-						+ command.describe() + "; no command of the pipeline's remaining " + stretch.size()
-						+ " was sent");
+				throw new RedisConnectionFailureException(
+						"No master serves slot " + command.slot() + " of " + command.describe()
+								+ "; no command of the pipeline's remaining " + stretch.size() + " was sent");
 			}
 			attempts.add(new Attempt(command, false));
 			targets.add(node);
@@ -193,8 +202,9 @@ final class PipelineRun {
 	}
 
 	/**
-	 * Replays each node's commands, the nodes in parallel (the first on the calling thread), and waits for all of
-	 * them, so that no connection is still in use when the call returns.
+	 * Replays each node's commands, the nodes in parallel (the first on the calling
+	 * thread), and waits for all of them, so that no connection is still in use when the
+	 * call returns.
 	 */
 	private void send(Map<NodeAddress, List<Attempt>> byNode) {
 		Map<NodeAddress, CompletableFuture<@Nullable Object[]>> replies = new LinkedHashMap<>();
@@ -263,16 +273,21 @@ final class PipelineRun {
 			if (attempts.size() > 20) {
 				names.add("… " + (attempts.size() - 20) + " more");
 			}
-			message.append(" Node ").append(failure.getKey()).append(" failed (")
-				.append(failure.getValue().getMessage()).append("): its ").append(attempts.size())
-				.append(" commands have no reply and may or may not have run: ").append(names).append('.');
+			message.append(" Node ")
+				.append(failure.getKey())
+				.append(" failed (")
+				.append(failure.getValue().getMessage())
+				.append("): its ")
+				.append(attempts.size())
+				.append(" commands have no reply and may or may not have run: ")
+				.append(names)
+				.append('.');
 			if (first == null) {
 				first = failure.getValue();
 			}
 		}
 		if (byNode.size() > failures.size()) {
-			message.append(" The commands of the other ").append(byNode.size() - failures.size())
-				.append(" nodes ran.");
+			message.append(" The commands of the other ").append(byNode.size() - failures.size()).append(" nodes ran.");
 		}
 		return new RedisConnectionFailureException(message.toString(), first);
 	}

@@ -5,8 +5,8 @@ import java.lang.reflect.Method;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One command queued in a cluster pipeline: the Spring Data Redis method and its arguments, as the caller made the
- * call, with what routing needs.
+ * One command queued in a cluster pipeline: the Spring Data Redis method and its
+ * arguments, as the caller made the call, with what routing needs.
  *
  * @param index the command's position in the pipeline
  * @param group the Spring Data Redis command interface the method belongs to
@@ -20,8 +20,9 @@ record QueuedCommand(int index, Class<?> group, Method method, @Nullable Object 
 		boolean crossSlot, byte[] sampleKey) {
 
 	/**
-	 * Returns whether Spring Data Redis reports the command as a status (no entry in the pipeline's results when it
-	 * succeeds, an exception when it fails): the methods returning {@code void}.
+	 * Returns whether Spring Data Redis reports the command as a status (no entry in the
+	 * pipeline's results when it succeeds, an exception when it fails): the methods
+	 * returning {@code void}.
 	 */
 	boolean isStatus() {
 		return this.method.getReturnType() == void.class;

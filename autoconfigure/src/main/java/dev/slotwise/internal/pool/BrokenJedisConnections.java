@@ -9,9 +9,10 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 
 /**
- * Gives broken Jedis connections back to their pools off the thread that found them broken. commons-pool2 (2.13)
- * replaces an invalidated connection at once, on the returning thread: towards a node that accepts connections but
- * does not answer (paused, overloaded), the replacement's handshake would hold that thread for the whole socket
+ * Gives broken Jedis connections back to their pools off the thread that found them
+ * broken. commons-pool2 (2.13) replaces an invalidated connection at once, on the
+ * returning thread: towards a node that accepts connections but does not answer (paused,
+ * overloaded), the replacement's handshake would hold that thread for the whole socket
  * timeout, far past a multi-key call's deadline.
  */
 public final class BrokenJedisConnections {
@@ -22,8 +23,9 @@ public final class BrokenJedisConnections {
 	}
 
 	/**
-	 * Detaches a broken connection from its pool and hands it back to the pool on the releaser's thread. Once
-	 * detached, the borrower's {@code close()} only closes the socket.
+	 * Detaches a broken connection from its pool and hands it back to the pool on the
+	 * releaser's thread. Once detached, the borrower's {@code close()} only closes the
+	 * socket.
 	 * @param connection the broken connection, still to be closed by its borrower
 	 * @param pool the pool it was borrowed from
 	 * @param releaser the thread that returns it
@@ -40,7 +42,8 @@ public final class BrokenJedisConnections {
 				}
 				finally {
 					if (pool.isClosed()) {
-						// The client closed while the replacement was being opened: it landed in a closed pool,
+						// The client closed while the replacement was being opened: it
+						// landed in a closed pool,
 						// which nothing would close again.
 						pool.clear();
 					}
@@ -48,7 +51,8 @@ public final class BrokenJedisConnections {
 			});
 		}
 		catch (RejectedExecutionException ex) {
-			// Shutting down: the pool closes with the client, and the borrower closes the socket.
+			// Shutting down: the pool closes with the client, and the borrower closes the
+			// socket.
 		}
 	}
 

@@ -18,15 +18,16 @@ import redis.clients.jedis.RedisClusterClient;
 import org.springframework.data.redis.connection.RedisClusterNode;
 
 /**
- * Fills the per-node pools of a Jedis cluster client up to min-idle. Jedis's cluster client never does this itself
- * (unlike its single-node pool); without it min-idle fills only at the first evictor run and the first requests
- * after start-up pay the connect.
+ * Fills the per-node pools of a Jedis cluster client up to min-idle. Jedis's cluster
+ * client never does this itself (unlike its single-node pool); without it min-idle fills
+ * only at the first evictor run and the first requests after start-up pay the connect.
  * <p>
- * Min-idle is kept only on the pools of the nodes that serve requests: the client builds every pool with min-idle 0
- * and {@link #prewarm(RedisClusterClient, Collection, int)} raises it on the pools it warms. Jedis holds a pool for
- * every node, replicas included, and the evictor would otherwise keep min-idle connections open to each of them,
- * and to every master demoted by a failover ({@link #release(RedisClusterClient, Collection)}), connections no
- * request uses.
+ * Min-idle is kept only on the pools of the nodes that serve requests: the client builds
+ * every pool with min-idle 0 and {@link #prewarm(RedisClusterClient, Collection, int)}
+ * raises it on the pools it warms. Jedis holds a pool for every node, replicas included,
+ * and the evictor would otherwise keep min-idle connections open to each of them, and to
+ * every master demoted by a failover ({@link #release(RedisClusterClient, Collection)}),
+ * connections no request uses.
  */
 public final class JedisClusterPrewarmer {
 
@@ -36,9 +37,10 @@ public final class JedisClusterPrewarmer {
 	}
 
 	/**
-	 * Opens min-idle connections to each node the supplier names, typically the masters of the current topology.
-	 * When the nodes cannot be looked up (no node answers the topology lookup), logs one warning naming the cause and
-	 * returns: pre-warm never fails start-up.
+	 * Opens min-idle connections to each node the supplier names, typically the masters
+	 * of the current topology. When the nodes cannot be looked up (no node answers the
+	 * topology lookup), logs one warning naming the cause and returns: pre-warm never
+	 * fails start-up.
 	 * @param client the started cluster client
 	 * @param nodes looks up the nodes to warm
 	 * @param minIdle the min-idle of the warmed nodes' pools
@@ -59,9 +61,10 @@ public final class JedisClusterPrewarmer {
 	}
 
 	/**
-	 * Sets min-idle on the pool of each given node and opens that many connections. A node that cannot be reached
-	 * gives one warning naming it and is skipped (its pool keeps the min-idle, which the evictor fills once the node
-	 * answers); pre-warm never fails start-up.
+	 * Sets min-idle on the pool of each given node and opens that many connections. A
+	 * node that cannot be reached gives one warning naming it and is skipped (its pool
+	 * keeps the min-idle, which the evictor fills once the node answers); pre-warm never
+	 * fails start-up.
 	 * @param client the started cluster client
 	 * @param nodes the nodes to warm, typically the masters
 	 * @param minIdle the min-idle of the warmed nodes' pools
@@ -76,7 +79,8 @@ public final class JedisClusterPrewarmer {
 			String key = (address != null) ? address.toString() : node.asString();
 			ConnectionPool pool;
 			try {
-				// A node Jedis's slot cache does not list yet (a fresh cluster's replica) gets its pool now.
+				// A node Jedis's slot cache does not list yet (a fresh cluster's replica)
+				// gets its pool now.
 				pool = JedisNodePools.findOrSetUp(client, pools, node);
 			}
 			catch (RuntimeException ex) {
@@ -108,9 +112,10 @@ public final class JedisClusterPrewarmer {
 	}
 
 	/**
-	 * Sets min-idle to 0 on the pools of the given nodes, typically masters that no longer serve slots: their idle
-	 * connections then close as any idle connection above min-idle does (after the soft-min evictable idle time, at
-	 * an evictor run), and none are opened again until requests need them. Nodes without a pool are skipped.
+	 * Sets min-idle to 0 on the pools of the given nodes, typically masters that no
+	 * longer serve slots: their idle connections then close as any idle connection above
+	 * min-idle does (after the soft-min evictable idle time, at an evictor run), and none
+	 * are opened again until requests need them. Nodes without a pool are skipped.
 	 * @param client the started cluster client
 	 * @param nodes the nodes whose pools stop keeping idle connections
 	 */

@@ -19,9 +19,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
 
 /**
- * Opens Lettuce's connections ahead of the first request: the node connections of the shared cluster connection,
- * and the pool's minimum idle cluster connections, each connected to the nodes. Lettuce connects to each node
- * lazily, on the first command routed to it; that connect is what the first requests would pay.
+ * Opens Lettuce's connections ahead of the first request: the node connections of the
+ * shared cluster connection, and the pool's minimum idle cluster connections, each
+ * connected to the nodes. Lettuce connects to each node lazily, on the first command
+ * routed to it; that connect is what the first requests would pay.
  */
 public final class LettuceClusterPrewarmer {
 
@@ -31,16 +32,21 @@ public final class LettuceClusterPrewarmer {
 	}
 
 	/**
-	 * Like {@link #prewarm(StatefulRedisClusterConnection, LettuceConnectionProvider, int, boolean)}, opening the
-	 * shared connection first. When the cluster cannot be reached at all (down, not a cluster, refused credentials),
-	 * logs one warning naming the cause and returns, so that the application starts and its first command fails with
-	 * Spring Data Redis's usual exception, as it would without pre-warm; nothing is retried in the background.
-	 * @param shared opens the shared cluster connection, or returns {@code null} when the native connection is not
-	 * shared
-	 * @param pools returns the factory's connection provider when it pools, or {@code null}
+	 * Like
+	 * {@link #prewarm(StatefulRedisClusterConnection, LettuceConnectionProvider, int, boolean)},
+	 * opening the shared connection first. When the cluster cannot be reached at all
+	 * (down, not a cluster, refused credentials), logs one warning naming the cause and
+	 * returns, so that the application starts and its first command fails with Spring
+	 * Data Redis's usual exception, as it would without pre-warm; nothing is retried in
+	 * the background.
+	 * @param shared opens the shared cluster connection, or returns {@code null} when the
+	 * native connection is not shared
+	 * @param pools returns the factory's connection provider when it pools, or
+	 * {@code null}
 	 * @param minIdle the pool's minimum idle connections
 	 * @param includeReplicas whether replicas are connected too
-	 * @return what was warmed and what failed; an empty result when the cluster could not be reached
+	 * @return what was warmed and what failed; an empty result when the cluster could not
+	 * be reached
 	 */
 	public static PrewarmResult prewarm(Supplier<@Nullable StatefulRedisClusterConnection<?, ?>> shared,
 			Supplier<@Nullable LettuceConnectionProvider> pools, int minIdle, boolean includeReplicas) {
@@ -50,7 +56,8 @@ public final class LettuceClusterPrewarmer {
 			connection = shared.get();
 			pool = pools.get();
 			if (connection == null && pool != null && minIdle > 0) {
-				// No shared connection to prove the cluster reachable: the pool's first connection does.
+				// No shared connection to prove the cluster reachable: the pool's first
+				// connection does.
 				StatefulRedisClusterConnection<?, ?> first = pool.getConnection(StatefulRedisClusterConnection.class);
 				pool.release(first);
 			}
@@ -64,8 +71,9 @@ public final class LettuceClusterPrewarmer {
 	}
 
 	/**
-	 * The messages of an exception and its causes, and of what Lettuce attaches as suppressed (one failure per node
-	 * asked for the topology), so that the one warning names the real cause: refused, not a cluster, wrong password.
+	 * The messages of an exception and its causes, and of what Lettuce attaches as
+	 * suppressed (one failure per node asked for the topology), so that the one warning
+	 * names the real cause: refused, not a cluster, wrong password.
 	 */
 	private static String rootMessage(Throwable ex) {
 		Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -85,11 +93,13 @@ public final class LettuceClusterPrewarmer {
 	}
 
 	/**
-	 * Connects the shared connection to every master (and replica, when reads may go to replicas), then fills the
-	 * pool of dedicated cluster connections (blocking commands, transactions, and every command when the native
-	 * connection is not shared) with {@code minIdle} connections connected the same way. Logs one WARN per node that
+	 * Connects the shared connection to every master (and replica, when reads may go to
+	 * replicas), then fills the pool of dedicated cluster connections (blocking commands,
+	 * transactions, and every command when the native connection is not shared) with
+	 * {@code minIdle} connections connected the same way. Logs one WARN per node that
 	 * could not be reached, however many connections tried it.
-	 * @param shared the shared cluster connection, or {@code null} when the native connection is not shared
+	 * @param shared the shared cluster connection, or {@code null} when the native
+	 * connection is not shared
 	 * @param pool the factory's connection provider when it pools, or {@code null}
 	 * @param minIdle the pool's minimum idle connections
 	 * @param includeReplicas whether replicas are connected too
@@ -105,7 +115,8 @@ public final class LettuceClusterPrewarmer {
 		if (pool != null && minIdle > 0) {
 			List<StatefulRedisClusterConnection<?, ?>> borrowed = new ArrayList<>(minIdle);
 			try {
-				// Borrowed all at once and released together: releasing each at once would hand the same one back.
+				// Borrowed all at once and released together: releasing each at once
+				// would hand the same one back.
 				for (int i = 0; i < minIdle; i++) {
 					StatefulRedisClusterConnection<?, ?> connection = pool
 						.getConnection(StatefulRedisClusterConnection.class);
@@ -137,9 +148,12 @@ public final class LettuceClusterPrewarmer {
 			RedisURI uri = node.getUri();
 			String key = uri.getHost() + ":" + uri.getPort();
 			try {
-				// The connections commands are routed over: Lettuce's slot routing (and Slotwise's engine) keys node
-				// connections by host and port, a master's as WRITE and a replica's as READ (opened with READONLY);
-				// connections asked for by node id are others, which no routed command uses.
+				// The connections commands are routed over: Lettuce's slot routing (and
+				// Slotwise's engine) keys node
+				// connections by host and port, a master's as WRITE and a replica's as
+				// READ (opened with READONLY);
+				// connections asked for by node id are others, which no routed command
+				// uses.
 				connection.getConnection(uri.getHost(), uri.getPort(),
 						master ? ConnectionIntent.WRITE : ConnectionIntent.READ);
 				warmed.add(key);

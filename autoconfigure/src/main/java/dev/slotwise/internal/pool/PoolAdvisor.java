@@ -7,8 +7,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Finds pool settings that cost latency or availability and explains each in one warning that names the property
- * and the cost. Silent when the settings are sound.
+ * Finds pool settings that cost latency or availability and explains each in one warning
+ * that names the property and the cost. Silent when the settings are sound.
  */
 public final class PoolAdvisor {
 
@@ -20,12 +20,14 @@ public final class PoolAdvisor {
 	/**
 	 * Returns one message per harmful setting.
 	 * @param settings the effective settings
-	 * @param client the client, {@code Jedis} or {@code Lettuce}: validation costs a round trip only with Jedis
+	 * @param client the client, {@code Jedis} or {@code Lettuce}: validation costs a
+	 * round trip only with Jedis
 	 * @return the messages, empty when the settings are sound
 	 */
 	public static List<String> review(PoolSettings settings, String client) {
 		List<String> advice = new ArrayList<>();
-		// Jedis validates with a PING round trip; Lettuce's pool only checks that the connection is open, which
+		// Jedis validates with a PING round trip; Lettuce's pool only checks that the
+		// connection is open, which
 		// costs nothing worth a warning.
 		boolean validationCostsARoundTrip = "Jedis".equals(client);
 		if (settings.testOnBorrow() && validationCostsARoundTrip) {
@@ -50,12 +52,14 @@ public final class PoolAdvisor {
 					+ "failing them. Set a bounded wait such as 2s.");
 		}
 		if (settings.minIdle() > 0 && settings.maxIdle() >= 0 && settings.minIdle() > settings.maxIdle()) {
-			advice.add(settings.origin("minIdle") + "=" + settings.minIdle() + " is above "
-					+ settings.origin("maxIdle") + "=" + settings.maxIdle() + ": the pool keeps at most "
-					+ settings.maxIdle() + " idle connections. Lower the first or raise the second.");
+			advice.add(settings.origin("minIdle") + "=" + settings.minIdle() + " is above " + settings.origin("maxIdle")
+					+ "=" + settings.maxIdle() + ": the pool keeps at most " + settings.maxIdle()
+					+ " idle connections. Lower the first or raise the second.");
 		}
-		// Over Lettuce the pool serves dedicated connections only (blocking commands, transactions): every other
-		// command shares one connection per node, so an empty pool costs the first requests nothing.
+		// Over Lettuce the pool serves dedicated connections only (blocking commands,
+		// transactions): every other
+		// command shares one connection per node, so an empty pool costs the first
+		// requests nothing.
 		if (settings.minIdle() == 0 && validationCostsARoundTrip) {
 			advice.add(settings.origin("minIdle") + "=0 keeps no connection open: the first requests after start-up "
 					+ "and after idle periods pay the TCP connect (and TLS/AUTH) on the request path. Keep a few "

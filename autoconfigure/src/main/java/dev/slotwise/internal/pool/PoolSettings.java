@@ -8,8 +8,8 @@ import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.springframework.util.Assert;
 
 /**
- * The effective settings of one client's connection pools, each value with the property it came from, so that
- * messages can name what the user should change.
+ * The effective settings of one client's connection pools, each value with the property
+ * it came from, so that messages can name what the user should change.
  *
  * @param maxTotal maximum connections per pool
  * @param maxIdle maximum idle connections per pool
@@ -18,10 +18,13 @@ import org.springframework.util.Assert;
  * @param testOnBorrow whether connections are validated when borrowed
  * @param testOnReturn whether connections are validated when returned
  * @param testWhileIdle whether the evictor validates idle connections
- * @param timeBetweenEvictionRuns period of the evictor; zero or negative means it never runs
- * @param softMinEvictableIdleTime idle time after which connections above min-idle are closed
+ * @param timeBetweenEvictionRuns period of the evictor; zero or negative means it never
+ * runs
+ * @param softMinEvictableIdleTime idle time after which connections above min-idle are
+ * closed
  * @param jmxEnabled whether pools register with JMX
- * @param origins the property each setting came from, keyed by the component name (e.g. {@code "maxTotal"})
+ * @param origins the property each setting came from, keyed by the component name (e.g.
+ * {@code "maxTotal"})
  */
 public record PoolSettings(int maxTotal, int maxIdle, int minIdle, Duration maxWait, boolean testOnBorrow,
 		boolean testOnReturn, boolean testWhileIdle, Duration timeBetweenEvictionRuns,
@@ -47,9 +50,9 @@ public record PoolSettings(int maxTotal, int maxIdle, int minIdle, Duration maxW
 	}
 
 	/**
-	 * Copies every setting onto a commons-pool2 configuration. Connections above min-idle are closed after
-	 * {@link #softMinEvictableIdleTime()}; connections at or below it are never closed for idleness, only when
-	 * validation fails.
+	 * Copies every setting onto a commons-pool2 configuration. Connections above min-idle
+	 * are closed after {@link #softMinEvictableIdleTime()}; connections at or below it
+	 * are never closed for idleness, only when validation fails.
 	 * @param config the configuration to change
 	 * @param <C> the configuration type
 	 * @return the same configuration
@@ -65,10 +68,12 @@ public record PoolSettings(int maxTotal, int maxIdle, int minIdle, Duration maxW
 		config.setTestOnReturn(this.testOnReturn);
 		config.setTestWhileIdle(this.testWhileIdle);
 		config.setTimeBetweenEvictionRuns(this.timeBetweenEvictionRuns);
-		// Validate every idle connection on each run: a PING per idle connection every run is cheap next to
+		// Validate every idle connection on each run: a PING per idle connection every
+		// run is cheap next to
 		// handing a dead connection to a request.
 		config.setNumTestsPerEvictionRun(-1);
-		// Never close connections for idleness alone below min-idle (a negative duration turns that rule off).
+		// Never close connections for idleness alone below min-idle (a negative duration
+		// turns that rule off).
 		config.setMinEvictableIdleDuration(Duration.ofMillis(-1));
 		config.setSoftMinEvictableIdleDuration(this.softMinEvictableIdleTime);
 		config.setJmxEnabled(this.jmxEnabled);

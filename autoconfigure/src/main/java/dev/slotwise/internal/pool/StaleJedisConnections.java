@@ -10,18 +10,21 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * The one rule by which a Jedis node batch (a multi-key call's, a pipeline's) is sent again: when it failed on a
- * connection borrowed from a pool <em>before any reply of the batch was read</em>, with a connection failure that
- * is not a read timeout. That is the connection a node closed while it sat idle in the pool ({@code CLIENT KILL},
- * the server's {@code timeout}, a restart), which the node closed without reading the batch; and the next borrow would likely draw
- * another connection closed at the same moment, so the pool's idle connections are dropped and the batch goes once
- * more on a fresh one.
+ * The one rule by which a Jedis node batch (a multi-key call's, a pipeline's) is sent
+ * again: when it failed on a connection borrowed from a pool <em>before any reply of the
+ * batch was read</em>, with a connection failure that is not a read timeout. That is the
+ * connection a node closed while it sat idle in the pool ({@code CLIENT KILL}, the
+ * server's {@code timeout}, a restart), which the node closed without reading the batch;
+ * and the next borrow would likely draw another connection closed at the same moment, so
+ * the pool's idle connections are dropped and the batch goes once more on a fresh one.
  * <p>
- * Why this is no worse than plain Spring Boot: without Slotwise, every single-key command, writes included, runs
- * through Jedis's cluster command executor, which sends it again on any connection failure (up to
- * {@code max-redirects} attempts), even one that occurred after the node may have executed it. Slotwise sends a
- * batch again once, only when nothing of it was read back, and never after a read timed out (the node may still be
- * executing it) nor after a reply was read (part of the batch was applied: the caller must see the failure).
+ * Why this is no worse than plain Spring Boot: without Slotwise, every single-key
+ * command, writes included, runs through Jedis's cluster command executor, which sends it
+ * again on any connection failure (up to {@code max-redirects} attempts), even one that
+ * occurred after the node may have executed it. Slotwise sends a batch again once, only
+ * when nothing of it was read back, and never after a read timed out (the node may still
+ * be executing it) nor after a reply was read (part of the batch was applied: the caller
+ * must see the failure).
  */
 public final class StaleJedisConnections {
 
@@ -29,12 +32,15 @@ public final class StaleJedisConnections {
 	}
 
 	/**
-	 * Runs one node batch, and once more on a fresh connection when the first attempt failed on a borrowed
-	 * connection with a connection failure (not a read timeout) before it read any of the batch's replies.
+	 * Runs one node batch, and once more on a fresh connection when the first attempt
+	 * failed on a borrowed connection with a connection failure (not a read timeout)
+	 * before it read any of the batch's replies.
 	 * @param <T> the batch's result
-	 * @param pool the node's pool, whose idle connections are dropped before the second attempt
-	 * @param attempt borrows a connection from the pool (passing it through {@link Attempt#borrowed(Connection)}),
-	 * sends the batch, reads its first reply through {@link Attempt#read(Connection)} and returns the connection
+	 * @param pool the node's pool, whose idle connections are dropped before the second
+	 * attempt
+	 * @param attempt borrows a connection from the pool (passing it through
+	 * {@link Attempt#borrowed(Connection)}), sends the batch, reads its first reply
+	 * through {@link Attempt#read(Connection)} and returns the connection
 	 * @return the result of the attempt that succeeded
 	 */
 	public static <T> T send(ConnectionPool pool, Function<Attempt, T> attempt) {
@@ -48,8 +54,9 @@ public final class StaleJedisConnections {
 	}
 
 	/**
-	 * Starts the first attempt of a batch whose sending the caller runs itself (a round of several nodes' batches
-	 * written before any reply is read); after a failure, {@link #again} decides whether it goes once more.
+	 * Starts the first attempt of a batch whose sending the caller runs itself (a round
+	 * of several nodes' batches written before any reply is read); after a failure,
+	 * {@link #again} decides whether it goes once more.
 	 * @return the first attempt
 	 */
 	public static Attempt firstAttempt() {
@@ -57,11 +64,14 @@ public final class StaleJedisConnections {
 	}
 
 	/**
-	 * Sends a batch once more on a fresh connection when its first attempt failed on a borrowed connection with a
-	 * connection failure (not a read timeout) before it read any reply; otherwise rethrows the failure.
+	 * Sends a batch once more on a fresh connection when its first attempt failed on a
+	 * borrowed connection with a connection failure (not a read timeout) before it read
+	 * any reply; otherwise rethrows the failure.
 	 * @param <T> the batch's result
-	 * @param pool the node's pool, whose idle connections are dropped before the second attempt
-	 * @param first the failed attempt, whose connection is back in its pool (broken, so destroyed)
+	 * @param pool the node's pool, whose idle connections are dropped before the second
+	 * attempt
+	 * @param first the failed attempt, whose connection is back in its pool (broken, so
+	 * destroyed)
 	 * @param failure its failure
 	 * @param attempt sends the batch as for {@link #send}
 	 * @return the result of the second attempt
@@ -71,8 +81,10 @@ public final class StaleJedisConnections {
 		if (!first.allowsAnother(failure)) {
 			throw failure;
 		}
-		// The failed connection went back to its pool broken (destroyed); its idle siblings likely died with it.
-		// Dropping them closes their sockets, no command sent; connections in use are untouched.
+		// The failed connection went back to its pool broken (destroyed); its idle
+		// siblings likely died with it.
+		// Dropping them closes their sockets, no command sent; connections in use are
+		// untouched.
 		pool.clear();
 		try {
 			return attempt.apply(new Attempt());
@@ -84,7 +96,8 @@ public final class StaleJedisConnections {
 	}
 
 	/**
-	 * Returns whether a failure that came before any reply of the batch was read allows a second attempt.
+	 * Returns whether a failure that came before any reply of the batch was read allows a
+	 * second attempt.
 	 */
 	static boolean retryable(Throwable failure) {
 		if (!(failure instanceof JedisConnectionException)) {
@@ -99,7 +112,8 @@ public final class StaleJedisConnections {
 	}
 
 	/**
-	 * One attempt at a batch: whether a reply of it was read, after which there is no second attempt.
+	 * One attempt at a batch: whether a reply of it was read, after which there is no
+	 * second attempt.
 	 */
 	public static final class Attempt {
 
@@ -111,8 +125,9 @@ public final class StaleJedisConnections {
 		}
 
 		/**
-		 * Returns whether a failure of this attempt allows a second one: it held a connection, read none of the
-		 * batch's replies, and failed on the connection other than by a read timeout.
+		 * Returns whether a failure of this attempt allows a second one: it held a
+		 * connection, read none of the batch's replies, and failed on the connection
+		 * other than by a read timeout.
 		 * @param failure the attempt's failure
 		 * @return whether {@link StaleJedisConnections#again} sends the batch once more
 		 */
@@ -121,8 +136,8 @@ public final class StaleJedisConnections {
 		}
 
 		/**
-		 * Records that the attempt holds a connection from the pool: a failure to get one (the node refuses
-		 * connections, the pool is exhausted) is not sent again.
+		 * Records that the attempt holds a connection from the pool: a failure to get one
+		 * (the node refuses connections, the pool is exhausted) is not sent again.
 		 * @param connection the borrowed connection
 		 * @return the connection
 		 */
@@ -132,8 +147,8 @@ public final class StaleJedisConnections {
 		}
 
 		/**
-		 * Flushes what the connection buffered and reads one reply, an error reply returned as its exception;
-		 * from then on, the attempt has read a reply.
+		 * Flushes what the connection buffered and reads one reply, an error reply
+		 * returned as its exception; from then on, the attempt has read a reply.
 		 * @param connection the attempt's connection
 		 * @return the reply
 		 */

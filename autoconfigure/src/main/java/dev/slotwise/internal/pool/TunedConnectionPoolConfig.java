@@ -3,8 +3,9 @@ package dev.slotwise.internal.pool;
 import redis.clients.jedis.ConnectionPoolConfig;
 
 /**
- * The Jedis pool configuration Slotwise builds from {@link PoolSettings}. Its type tells Slotwise, later in
- * start-up, that the application did not replace it with a pool configuration of its own.
+ * The Jedis pool configuration Slotwise builds from {@link PoolSettings}. Its type tells
+ * Slotwise, later in start-up, that the application did not replace it with a pool
+ * configuration of its own.
  */
 public class TunedConnectionPoolConfig extends ConnectionPoolConfig implements TunedPoolConfig {
 

@@ -3,7 +3,8 @@ package dev.slotwise.internal.pool;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
 /**
- * The commons-pool2 configuration Slotwise builds from {@link PoolSettings} for Lettuce's connection pool.
+ * The commons-pool2 configuration Slotwise builds from {@link PoolSettings} for Lettuce's
+ * connection pool.
  *
  * @param <T> the pooled object type
  */

@@ -1,7 +1,8 @@
 package dev.slotwise.internal.pubsub;
 
 /**
- * What a subscribed name is, which decides the command that subscribes it and the nodes it is subscribed on.
+ * What a subscribed name is, which decides the command that subscribes it and the nodes
+ * it is subscribed on.
  */
 enum ChannelKind {
 

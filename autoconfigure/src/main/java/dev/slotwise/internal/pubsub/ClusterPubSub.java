@@ -6,9 +6,10 @@ import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.Subscription;
 
 /**
- * Opens cluster subscriptions over one client of a running connection factory: {@link #subscribe} for channels and
- * patterns (keyspace and keyevent ones on every master), {@link #subscribeSharded} for sharded channels. Created per
- * factory start by {@link JedisPubSubSupport} or {@link LettucePubSubSupport}.
+ * Opens cluster subscriptions over one client of a running connection factory:
+ * {@link #subscribe} for channels and patterns (keyspace and keyevent ones on every
+ * master), {@link #subscribeSharded} for sharded channels. Created per factory start by
+ * {@link JedisPubSubSupport} or {@link LettucePubSubSupport}.
  */
 public final class ClusterPubSub {
 
@@ -29,9 +30,10 @@ public final class ClusterPubSub {
 	}
 
 	/**
-	 * Opens a subscription to channels and patterns across the cluster (keyspace and keyevent ones on every master),
-	 * holding nothing yet: the caller keeps it where the application finds it, then subscribes. The listener, when it
-	 * is also a {@code SubscriptionListener}, hears of each name once it is subscribed.
+	 * Opens a subscription to channels and patterns across the cluster (keyspace and
+	 * keyevent ones on every master), holding nothing yet: the caller keeps it where the
+	 * application finds it, then subscribes. The listener, when it is also a
+	 * {@code SubscriptionListener}, hears of each name once it is subscribed.
 	 * @param listener receives the messages
 	 * @return the subscription, which the caller closes
 	 */
@@ -40,8 +42,9 @@ public final class ClusterPubSub {
 	}
 
 	/**
-	 * Opens a subscription to sharded channels ({@code SSUBSCRIBE}), each on the master owning its slot, following
-	 * slot migrations and failovers; add channels with {@link Subscription#subscribe(byte[]...)}.
+	 * Opens a subscription to sharded channels ({@code SSUBSCRIBE}), each on the master
+	 * owning its slot, following slot migrations and failovers; add channels with
+	 * {@link Subscription#subscribe(byte[]...)}.
 	 * @param listener receives the messages
 	 * @return the subscription, which the caller closes
 	 */

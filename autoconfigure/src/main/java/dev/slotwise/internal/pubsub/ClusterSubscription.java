@@ -35,19 +35,23 @@ import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.connection.util.ByteArrayWrapper;
 
 /**
- * A {@link Subscription} over a whole cluster: it holds the channels and patterns the application asked for and keeps
- * them subscribed where they must be, one {@link NodeLink} per node:
+ * A {@link Subscription} over a whole cluster: it holds the channels and patterns the
+ * application asked for and keeps them subscribed where they must be, one
+ * {@link NodeLink} per node:
  * <ul>
- * <li>keyspace and keyevent channels and patterns ({@link KeyspaceChannels}) on every master, since each master
- * notifies of its own keys only;</li>
- * <li>ordinary channels and patterns on one master (the "home"), since a cluster {@code PUBLISH} reaches every
- * node;</li>
- * <li>sharded channels (a sharded subscription holds nothing else) on the master owning each channel's slot.</li>
+ * <li>keyspace and keyevent channels and patterns ({@link KeyspaceChannels}) on every
+ * master, since each master notifies of its own keys only;</li>
+ * <li>ordinary channels and patterns on one master (the "home"), since a cluster
+ * {@code PUBLISH} reaches every node;</li>
+ * <li>sharded channels (a sharded subscription holds nothing else) on the master owning
+ * each channel's slot.</li>
  * </ul>
- * It reconciles what is subscribed with what should be when the application changes its subscriptions, when a link
- * fails, when a node unsubscribes a sharded channel whose slot moved, and every check interval (a failover, a new
- * master, a node restarted as a replica show up there). A message is handed to the listener only when it comes from a
- * link that should carry it at that moment, so a demoted master's leftovers are not delivered twice.
+ * It reconciles what is subscribed with what should be when the application changes its
+ * subscriptions, when a link fails, when a node unsubscribes a sharded channel whose slot
+ * moved, and every check interval (a failover, a new master, a node restarted as a
+ * replica show up there). A message is handed to the listener only when it comes from a
+ * link that should carry it at that moment, so a demoted master's leftovers are not
+ * delivered twice.
  */
 final class ClusterSubscription implements Subscription {
 
@@ -74,7 +78,10 @@ final class ClusterSubscription implements Subscription {
 
 	private final Set<ByteArrayWrapper> patterns = new LinkedHashSet<>();
 
-	/** The links and what each holds, confirmed by its node. Changed under the lock, read by readers. */
+	/**
+	 * The links and what each holds, confirmed by its node. Changed under the lock, read
+	 * by readers.
+	 */
 	private final Map<NodeAddress, SubscribedNode> nodes = new ConcurrentHashMap<>();
 
 	/** Where each channel and pattern should be subscribed. */
@@ -82,7 +89,10 @@ final class ClusterSubscription implements Subscription {
 
 	private final AtomicBoolean soon = new AtomicBoolean();
 
-	/** Sharded channels nodes unsubscribed on their own, from the readers, applied by the next reconciliation. */
+	/**
+	 * Sharded channels nodes unsubscribed on their own, from the readers, applied by the
+	 * next reconciliation.
+	 */
 	private final Queue<ServerUnsubscribed> serverUnsubscribed = new ConcurrentLinkedQueue<>();
 
 	private final CountDownLatch ended = new CountDownLatch(1);
@@ -207,8 +217,9 @@ final class ClusterSubscription implements Subscription {
 	}
 
 	/**
-	 * Blocks until the subscription is closed, as Jedis's {@code subscribe} does (Spring Data Redis's container runs
-	 * blocking subscriptions on its subscription executor and treats the return as the end of listening).
+	 * Blocks until the subscription is closed, as Jedis's {@code subscribe} does (Spring
+	 * Data Redis's container runs blocking subscriptions on its subscription executor and
+	 * treats the return as the end of listening).
 	 * @throws InterruptedException when interrupted first
 	 */
 	void awaitClosed() throws InterruptedException {
@@ -246,7 +257,8 @@ final class ClusterSubscription implements Subscription {
 				}
 			}
 			if (!add && this.channels.isEmpty() && this.patterns.isEmpty()) {
-				// As Spring Data Redis's subscriptions do: nothing left to listen to ends the subscription.
+				// As Spring Data Redis's subscriptions do: nothing left to listen to ends
+				// the subscription.
 				close();
 			}
 			else if (!changed.isEmpty()) {
@@ -301,7 +313,8 @@ final class ClusterSubscription implements Subscription {
 	/**
 	 * Makes the links hold what they should. Called under the lock.
 	 * @param fresh whether to read the topology from the cluster rather than from a cache
-	 * @param mustSucceed whether to throw when no node could be subscribed (the application's first subscription)
+	 * @param mustSucceed whether to throw when no node could be subscribed (the
+	 * application's first subscription)
 	 */
 	private void reconcile(boolean fresh, boolean mustSucceed) {
 		boolean byApplication = mustSucceed;
@@ -327,8 +340,10 @@ final class ClusterSubscription implements Subscription {
 		Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted = this.placement.wanted(masters);
 		boolean deferred = this.sharded && this.placement.hasMovedAway()
 				&& this.channels.stream().anyMatch((channel) -> !SubscriptionPlacement.placed(wanted, channel));
-		// Links that failed, and links to nodes the view knows to serve no slot (a demoted master), go first. A node
-		// the view does not mention is kept: the view may come from a node that has not heard of it yet.
+		// Links that failed, and links to nodes the view knows to serve no slot (a
+		// demoted master), go first. A node
+		// the view does not mention is kept: the view may come from a node that has not
+		// heard of it yet.
 		for (NodeAddress address : List.copyOf(this.nodes.keySet())) {
 			SubscribedNode node = this.nodes.get(address);
 			if (node == null) {
@@ -373,12 +388,15 @@ final class ClusterSubscription implements Subscription {
 						node.link.unsubscribe(kind, group);
 					}
 				}
-				List<byte[]> missing = want.stream().filter((name) -> !held.contains(name))
-					.map(ByteArrayWrapper::getArray).toList();
+				List<byte[]> missing = want.stream()
+					.filter((name) -> !held.contains(name))
+					.map(ByteArrayWrapper::getArray)
+					.toList();
 				try {
 					for (List<byte[]> group : SubscriptionPlacement.commands(kind, missing)) {
 						List<ByteArrayWrapper> names = group.stream().map(ByteArrayWrapper::new).toList();
-						// Held before the node confirms: its messages may arrive before the reply is seen here, and
+						// Held before the node confirms: its messages may arrive before
+						// the reply is seen here, and
 						// must not be dropped. A failure drops the whole link.
 						held.addAll(names);
 						pending.add(new Pending(entry.getKey(), node, kind, names, node.link.subscribe(kind, group)));
@@ -441,7 +459,10 @@ final class ClusterSubscription implements Subscription {
 		}
 	}
 
-	/** Unsubscribes, on a node kept outside the view, the names the application no longer wants at all. */
+	/**
+	 * Unsubscribes, on a node kept outside the view, the names the application no longer
+	 * wants at all.
+	 */
 	private void releaseUnwanted(NodeAddress address, SubscribedNode node) {
 		for (ChannelKind kind : ChannelKind.values()) {
 			Set<ByteArrayWrapper> desired = (kind == ChannelKind.PATTERN) ? this.patterns : this.channels;
@@ -502,7 +523,8 @@ final class ClusterSubscription implements Subscription {
 			}
 			SubscribedNode node = ClusterSubscription.this.nodes.get(link.node());
 			byte[] name = (kind == ChannelKind.PATTERN && pattern != null) ? pattern : channel;
-			// Only what this link should carry now: a node that stopped being a master, or a name moved elsewhere,
+			// Only what this link should carry now: a node that stopped being a master,
+			// or a name moved elsewhere,
 			// would otherwise deliver a second copy.
 			if (node == null || node.link != link || !node.held(kind).contains(new ByteArrayWrapper(name))) {
 				return;
@@ -514,7 +536,8 @@ final class ClusterSubscription implements Subscription {
 
 		@Override
 		public void unsubscribedByServer(NodeLink link, byte[] channel) {
-			// Applied under the lock by the next reconciliation: applied here, it could race one that is about to
+			// Applied under the lock by the next reconciliation: applied here, it could
+			// race one that is about to
 			// subscribe the channel there again, which the node would refuse with MOVED.
 			ClusterSubscription.this.serverUnsubscribed.add(new ServerUnsubscribed(link, channel));
 			retrySoon();

@@ -8,10 +8,11 @@ import org.springframework.data.redis.connection.RedisSubscribedConnectionExcept
 import org.springframework.data.redis.connection.Subscription;
 
 /**
- * The subscription of one cluster connection, as Spring Data Redis's {@code subscribe}, {@code pSubscribe},
- * {@code getSubscription}, {@code isSubscribed} and {@code close} see it, made across the cluster by a
- * {@link ClusterPubSub}. Over Jedis, {@code subscribe} blocks until the subscription ends, as Jedis's own does (Spring
- * Data Redis's listener container runs it on its subscription executor and takes the return as the end of
+ * The subscription of one cluster connection, as Spring Data Redis's {@code subscribe},
+ * {@code pSubscribe}, {@code getSubscription}, {@code isSubscribed} and {@code close} see
+ * it, made across the cluster by a {@link ClusterPubSub}. Over Jedis, {@code subscribe}
+ * blocks until the subscription ends, as Jedis's own does (Spring Data Redis's listener
+ * container runs it on its subscription executor and takes the return as the end of
  * listening); over Lettuce it returns once subscribed.
  */
 public final class ConnectionSubscription {
@@ -25,7 +26,8 @@ public final class ConnectionSubscription {
 	/**
 	 * Creates the subscription holder of one connection.
 	 * @param pubSub opens the subscription
-	 * @param blocking whether {@link #subscribe} blocks until the subscription is closed (Jedis)
+	 * @param blocking whether {@link #subscribe} blocks until the subscription is closed
+	 * (Jedis)
 	 */
 	public ConnectionSubscription(ClusterPubSub pubSub, boolean blocking) {
 		this.pubSub = pubSub;
@@ -37,8 +39,8 @@ public final class ConnectionSubscription {
 	 * @param listener receives the messages
 	 * @param channels the channels
 	 * @param patterns the patterns
-	 * @param pipelinedOrQueueing whether the connection is pipelined or in a transaction, which refuses
-	 * subscriptions
+	 * @param pipelinedOrQueueing whether the connection is pipelined or in a transaction,
+	 * which refuses subscriptions
 	 */
 	public void subscribe(MessageListener listener, byte[][] channels, byte[][] patterns, boolean pipelinedOrQueueing) {
 		if (isSubscribed()) {
@@ -46,11 +48,11 @@ public final class ConnectionSubscription {
 					"Connection already subscribed; use the connection Subscription to cancel or add new channels");
 		}
 		if (pipelinedOrQueueing) {
-			throw new InvalidDataAccessApiUsageException(
-					"Cannot subscribe in pipeline / transaction mode");
+			throw new InvalidDataAccessApiUsageException("Cannot subscribe in pipeline / transaction mode");
 		}
 		Subscription subscription = this.pubSub.open(listener);
-		// Kept before subscribing: the listener hears of the first names at once, and Spring Data Redis's container
+		// Kept before subscribing: the listener hears of the first names at once, and
+		// Spring Data Redis's container
 		// then adds the rest through getSubscription().
 		this.current = subscription;
 		try {

@@ -10,9 +10,9 @@ import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.Subscription;
 
 /**
- * A {@link ShardedPubSub} over a connection factory: one {@link ClusterPubSub} per started client (a restarted
- * factory has a new client), publishing through the client's own {@code SPUBLISH}, which routes by the channel's
- * slot and follows redirects.
+ * A {@link ShardedPubSub} over a connection factory: one {@link ClusterPubSub} per
+ * started client (a restarted factory has a new client), publishing through the client's
+ * own {@code SPUBLISH}, which routes by the channel's slot and follows redirects.
  */
 final class FactoryShardedPubSub implements ShardedPubSub {
 

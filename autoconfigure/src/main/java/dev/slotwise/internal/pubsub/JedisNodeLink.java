@@ -22,14 +22,16 @@ import redis.clients.jedis.Connection;
 import org.springframework.data.redis.connection.util.ByteArrayWrapper;
 
 /**
- * A {@link NodeLink} over one Jedis connection borrowed from the node's pool. Jedis's pub/sub reads on the thread that
- * subscribes first, so the link runs that loop on a reader thread of the {@link PubSubRuntime}; later subscriptions
- * are written from the caller's thread, as Jedis allows. One link carries either channels and patterns
- * ({@code BinaryJedisPubSub}) or sharded channels ({@code BinaryJedisShardedPubSub}): Jedis reads the two on
- * different classes.
+ * A {@link NodeLink} over one Jedis connection borrowed from the node's pool. Jedis's
+ * pub/sub reads on the thread that subscribes first, so the link runs that loop on a
+ * reader thread of the {@link PubSubRuntime}; later subscriptions are written from the
+ * caller's thread, as Jedis allows. One link carries either channels and patterns
+ * ({@code BinaryJedisPubSub}) or sharded channels ({@code BinaryJedisShardedPubSub}):
+ * Jedis reads the two on different classes.
  * <p>
- * Closing disconnects the socket (the server drops the subscriptions with it) and hands the connection back to the
- * pool as broken: an orderly unsubscribe could leave a late reply unread in a connection the pool would reuse.
+ * Closing disconnects the socket (the server drops the subscriptions with it) and hands
+ * the connection back to the pool as broken: an orderly unsubscribe could leave a late
+ * reply unread in a connection the pool would reuse.
  */
 final class JedisNodeLink implements NodeLink {
 
@@ -46,7 +48,10 @@ final class JedisNodeLink implements NodeLink {
 	private final Map<ChannelKind, Map<ByteArrayWrapper, CompletableFuture<Void>>> pending = new EnumMap<>(
 			ChannelKind.class);
 
-	/** Sharded channels this link asked to unsubscribe: any other SUNSUBSCRIBE comes from the server. */
+	/**
+	 * Sharded channels this link asked to unsubscribe: any other SUNSUBSCRIBE comes from
+	 * the server.
+	 */
 	private final Set<ByteArrayWrapper> unsubscribing = ConcurrentHashMap.newKeySet();
 
 	private final Classic classic = new Classic();
@@ -94,7 +99,8 @@ final class JedisNodeLink implements NodeLink {
 			start(kind, array);
 			return confirmed;
 		}
-		// Jedis binds the pub/sub object to its connection on the reader thread: write only once that happened.
+		// Jedis binds the pub/sub object to its connection on the reader thread: write
+		// only once that happened.
 		awaitStarted(first);
 		if (this.ended) {
 			throw new IllegalStateException("The pub/sub connection to " + this.node + " ended");
@@ -158,7 +164,8 @@ final class JedisNodeLink implements NodeLink {
 			}
 			IllegalStateException failure = new IllegalStateException(
 					"The pub/sub connection to " + this.node + " ended", cause);
-			this.pending.values().forEach((waiting) -> waiting.values().forEach((f) -> f.completeExceptionally(failure)));
+			this.pending.values()
+				.forEach((waiting) -> waiting.values().forEach((f) -> f.completeExceptionally(failure)));
 			if (!this.closing) {
 				this.events.lost(this, cause);
 			}

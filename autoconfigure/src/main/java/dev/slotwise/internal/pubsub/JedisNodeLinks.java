@@ -9,8 +9,9 @@ import redis.clients.jedis.RedisClusterClient;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 
 /**
- * {@link NodeLinks} over a Jedis cluster client: links borrow one connection from the node's pool for as long as they
- * live, as Spring Data Redis's own subscriptions do; the masters come from the connection's topology provider.
+ * {@link NodeLinks} over a Jedis cluster client: links borrow one connection from the
+ * node's pool for as long as they live, as Spring Data Redis's own subscriptions do; the
+ * masters come from the connection's topology provider.
  */
 final class JedisNodeLinks implements NodeLinks {
 

@@ -18,8 +18,8 @@ public final class JedisPubSubSupport {
 	 * Creates cluster subscriptions over a Jedis client.
 	 * @param runtime the threads and settings
 	 * @param client the running cluster client
-	 * @param topologyProvider the factory's topology provider; when it can be invalidated, each check reads the
-	 * topology afresh (paced by the provider)
+	 * @param topologyProvider the factory's topology provider; when it can be
+	 * invalidated, each check reads the topology afresh (paced by the provider)
 	 * @param observer sees subscriptions and messages
 	 * @return the subscriptions' entry point
 	 */
@@ -30,7 +30,8 @@ public final class JedisPubSubSupport {
 	}
 
 	/**
-	 * Creates sharded pub/sub over a Jedis connection factory. Jedis's {@code RedisClusterClient.spublish} publishes.
+	 * Creates sharded pub/sub over a Jedis connection factory. Jedis's
+	 * {@code RedisClusterClient.spublish} publishes.
 	 * @param runtime the threads and settings
 	 * @param factory the factory, started before the first call
 	 * @param observer sees subscriptions and messages
@@ -38,9 +39,9 @@ public final class JedisPubSubSupport {
 	 */
 	public static ShardedPubSub sharded(PubSubRuntime runtime, SlotwiseJedisConnectionFactory factory,
 			PubSubObserver observer) {
-		return new FactoryShardedPubSub(factory::getRequiredClusterClient,
-				() -> create(runtime, factory.getRequiredClusterClient(), factory.getRequiredTopologyProvider(),
-						observer),
+		return new FactoryShardedPubSub(
+				factory::getRequiredClusterClient, () -> create(runtime, factory.getRequiredClusterClient(),
+						factory.getRequiredTopologyProvider(), observer),
 				(channel, message) -> factory.getRequiredClusterClient().spublish(channel, message));
 	}
 

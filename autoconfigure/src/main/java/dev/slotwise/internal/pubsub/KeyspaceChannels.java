@@ -3,8 +3,9 @@ package dev.slotwise.internal.pubsub;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Tells keyspace and keyevent notification channels and patterns, which each master emits for its own keys only, from
- * ordinary ones, which a cluster {@code PUBLISH} delivers on every node.
+ * Tells keyspace and keyevent notification channels and patterns, which each master emits
+ * for its own keys only, from ordinary ones, which a cluster {@code PUBLISH} delivers on
+ * every node.
  */
 final class KeyspaceChannels {
 
@@ -18,10 +19,11 @@ final class KeyspaceChannels {
 	}
 
 	/**
-	 * Tells whether a channel or pattern names keyspace or keyevent notifications. Only names that say so in their
-	 * literal prefix count ({@code __keyspace@0__:*}, {@code __keyevent@*__:expired}, {@code __key*__:*}): a pattern
-	 * such as {@code *} stays an ordinary one, subscribed on one node, since subscribing it on every master would
-	 * deliver each ordinary message once per master.
+	 * Tells whether a channel or pattern names keyspace or keyevent notifications. Only
+	 * names that say so in their literal prefix count ({@code __keyspace@0__:*},
+	 * {@code __keyevent@*__:expired}, {@code __key*__:*}): a pattern such as {@code *}
+	 * stays an ordinary one, subscribed on one node, since subscribing it on every master
+	 * would deliver each ordinary message once per master.
 	 * @param name the channel or pattern
 	 * @return whether it is subscribed on every master
 	 */

@@ -13,9 +13,9 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * The {@link ShardedPubSub} of an application's connection factory, resolved on first use, so that the bean exists
- * whatever the factory is and fails only when used, naming what is missing: sharded pub/sub needs Slotwise's cluster
- * connection factory.
+ * The {@link ShardedPubSub} of an application's connection factory, resolved on first
+ * use, so that the bean exists whatever the factory is and fails only when used, naming
+ * what is missing: sharded pub/sub needs Slotwise's cluster connection factory.
  */
 public final class LazyShardedPubSub implements ShardedPubSub {
 

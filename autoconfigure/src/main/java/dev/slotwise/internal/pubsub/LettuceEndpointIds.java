@@ -10,11 +10,13 @@ import io.lettuce.core.protocol.Endpoint;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Tells which connection a Lettuce connection event is about. Lettuce's events carry the endpoint id of their
- * connection, but behind a package-private getter, read through {@link LettuceInternals#endpointId(ConnectionEvent)}
- * (fast path {@code lettuce-event-endpoint-id}); a connection's endpoint id is public ({@link Endpoint#getId()}).
- * Without the id only the remote address is left, and any connection to the node (a topology refresh opens and closes
- * some) would look like ours: events are then matched by address, which costs resubscriptions, not messages.
+ * Tells which connection a Lettuce connection event is about. Lettuce's events carry the
+ * endpoint id of their connection, but behind a package-private getter, read through
+ * {@link LettuceInternals#endpointId(ConnectionEvent)} (fast path
+ * {@code lettuce-event-endpoint-id}); a connection's endpoint id is public
+ * ({@link Endpoint#getId()}). Without the id only the remote address is left, and any
+ * connection to the node (a topology refresh opens and closes some) would look like ours:
+ * events are then matched by address, which costs resubscriptions, not messages.
  */
 final class LettuceEndpointIds {
 

@@ -16,11 +16,12 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.util.ByteArrayWrapper;
 
 /**
- * A {@link NodeLink} over the node pub/sub connection of a Lettuce cluster pub/sub connection of its own, closed with
- * the link: Lettuce keeps the node connections of a cluster pub/sub connection for its whole life, reconnects them and
- * subscribes their names again (sharded channels of several slots in one {@code SSUBSCRIBE}, which the server refuses
- * with {@code CROSSSLOT}), even to a node that came back as a replica. A link whose connection dropped is reported
- * lost and replaced instead.
+ * A {@link NodeLink} over the node pub/sub connection of a Lettuce cluster pub/sub
+ * connection of its own, closed with the link: Lettuce keeps the node connections of a
+ * cluster pub/sub connection for its whole life, reconnects them and subscribes their
+ * names again (sharded channels of several slots in one {@code SSUBSCRIBE}, which the
+ * server refuses with {@code CROSSSLOT}), even to a node that came back as a replica. A
+ * link whose connection dropped is reported lost and replaced instead.
  */
 final class LettuceNodeLink implements NodeLink {
 
@@ -34,7 +35,10 @@ final class LettuceNodeLink implements NodeLink {
 
 	private final Listener listener = new Listener();
 
-	/** Sharded channels this link asked to unsubscribe: any other SUNSUBSCRIBE comes from the server. */
+	/**
+	 * Sharded channels this link asked to unsubscribe: any other SUNSUBSCRIBE comes from
+	 * the server.
+	 */
 	private final Set<ByteArrayWrapper> unsubscribing = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean closed;
@@ -94,8 +98,9 @@ final class LettuceNodeLink implements NodeLink {
 	}
 
 	/**
-	 * The connection to the node dropped: Lettuce would reconnect and subscribe again on its own, in ways the
-	 * subscription cannot rely on, so the link is given up and replaced.
+	 * The connection to the node dropped: Lettuce would reconnect and subscribe again on
+	 * its own, in ways the subscription cannot rely on, so the link is given up and
+	 * replaced.
 	 */
 	void lost() {
 		if (!this.closed && !this.lost) {
@@ -108,7 +113,8 @@ final class LettuceNodeLink implements NodeLink {
 	public void close() {
 		this.closed = true;
 		this.connection.removeListener(this.listener);
-		// Closing the owner closes its node connections; the node drops the subscriptions with them.
+		// Closing the owner closes its node connections; the node drops the subscriptions
+		// with them.
 		this.owner.closeAsync();
 	}
 

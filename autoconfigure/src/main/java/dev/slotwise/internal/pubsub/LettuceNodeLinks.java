@@ -30,11 +30,13 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 
 /**
- * {@link NodeLinks} over a Lettuce cluster client: each link is the node connection of a cluster pub/sub connection of
- * its own, and a link whose node connection drops (Lettuce's {@code ConnectionDeactivatedEvent} for its node) is
- * reported lost. The masters are read with {@code CLUSTER NODES} on one node at a time, through the
- * application's cluster connection: Lettuce's own partitions change only on its refresh triggers, which a listening
- * application (it sends no commands) never pulls, so a graceful failover would go unseen.
+ * {@link NodeLinks} over a Lettuce cluster client: each link is the node connection of a
+ * cluster pub/sub connection of its own, and a link whose node connection drops
+ * (Lettuce's {@code ConnectionDeactivatedEvent} for its node) is reported lost. The
+ * masters are read with {@code CLUSTER NODES} on one node at a time, through the
+ * application's cluster connection: Lettuce's own partitions change only on its refresh
+ * triggers, which a listening application (it sends no commands) never pulls, so a
+ * graceful failover would go unseen.
  */
 final class LettuceNodeLinks implements NodeLinks {
 
@@ -69,7 +71,8 @@ final class LettuceNodeLinks implements NodeLinks {
 				connection = owner.getConnection(node.host(), node.port());
 			}
 			catch (IllegalArgumentException | RedisException ex) {
-				// Lettuce connects only to nodes of its partitions: a master just added or promoted may not be there
+				// Lettuce connects only to nodes of its partitions: a master just added
+				// or promoted may not be there
 				// yet.
 				if (known(owner.getPartitions(), node)) {
 					throw ex;
@@ -89,7 +92,9 @@ final class LettuceNodeLinks implements NodeLinks {
 
 	private synchronized void watchConnections() {
 		if (this.watch == null && !this.closed) {
-			this.watch = this.client.getResources().eventBus().get()
+			this.watch = this.client.getResources()
+				.eventBus()
+				.get()
 				.filter((event) -> event instanceof ConnectionDeactivatedEvent)
 				.subscribe((event) -> deactivated((ConnectionDeactivatedEvent) event));
 		}

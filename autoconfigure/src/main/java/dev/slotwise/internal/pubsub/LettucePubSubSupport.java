@@ -19,7 +19,8 @@ public final class LettucePubSubSupport {
 	 * Creates cluster subscriptions over a Lettuce client.
 	 * @param runtime the threads and settings
 	 * @param client the running cluster client
-	 * @param commands a cluster connection to read the topology on ({@code CLUSTER NODES}, one node at a time)
+	 * @param commands a cluster connection to read the topology on
+	 * ({@code CLUSTER NODES}, one node at a time)
 	 * @param observer sees subscriptions and messages
 	 * @return the subscriptions' entry point
 	 */
@@ -30,8 +31,8 @@ public final class LettucePubSubSupport {
 	}
 
 	/**
-	 * Creates sharded pub/sub over a Lettuce connection factory. Lettuce's cluster {@code spublish}, on the factory's
-	 * native cluster connection, publishes.
+	 * Creates sharded pub/sub over a Lettuce connection factory. Lettuce's cluster
+	 * {@code spublish}, on the factory's native cluster connection, publishes.
 	 * @param runtime the threads and settings
 	 * @param factory the factory, started before the first call
 	 * @param observer sees subscriptions and messages

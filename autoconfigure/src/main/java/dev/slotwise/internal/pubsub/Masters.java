@@ -16,9 +16,10 @@ import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.RedisClusterNode;
 
 /**
- * The masters serving slots in one view of the topology, in a stable order, which of them owns each slot, and the
- * nodes the view knows to serve none (replicas, empty masters). A view read from one node may lag behind the cluster:
- * a node it does not mention at all is not taken to have stopped serving.
+ * The masters serving slots in one view of the topology, in a stable order, which of them
+ * owns each slot, and the nodes the view knows to serve none (replicas, empty masters). A
+ * view read from one node may lag behind the cluster: a node it does not mention at all
+ * is not taken to have stopped serving.
  *
  * @param addresses the masters serving at least one slot, sorted by address
  * @param slots who owns each slot

@@ -7,8 +7,9 @@ import dev.slotwise.internal.routing.NodeAddress;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One pub/sub connection to one node, as a {@link ClusterSubscription} uses it. Implementations are client-specific;
- * calls come from one thread at a time (the subscription's lock), events from the client's reader.
+ * One pub/sub connection to one node, as a {@link ClusterSubscription} uses it.
+ * Implementations are client-specific; calls come from one thread at a time (the
+ * subscription's lock), events from the client's reader.
  */
 interface NodeLink {
 
@@ -34,14 +35,15 @@ interface NodeLink {
 	void unsubscribe(ChannelKind kind, List<byte[]> names);
 
 	/**
-	 * Tells whether the link still delivers: {@code false} once its connection failed or ended, after which the
-	 * subscription opens a new one.
+	 * Tells whether the link still delivers: {@code false} once its connection failed or
+	 * ended, after which the subscription opens a new one.
 	 * @return whether it is open
 	 */
 	boolean isOpen();
 
 	/**
-	 * Ends the link: unsubscribes what it holds and releases its connection. Never blocks on a dead node.
+	 * Ends the link: unsubscribes what it holds and releases its connection. Never blocks
+	 * on a dead node.
 	 */
 	void close();
 
@@ -61,7 +63,8 @@ interface NodeLink {
 		void message(NodeLink link, ChannelKind kind, byte[] channel, byte[] body, byte @Nullable [] pattern);
 
 		/**
-		 * The node unsubscribed a sharded channel on its own: its slot moved to another node.
+		 * The node unsubscribed a sharded channel on its own: its slot moved to another
+		 * node.
 		 * @param link the link
 		 * @param channel the channel
 		 */

@@ -3,7 +3,8 @@ package dev.slotwise.internal.pubsub;
 import dev.slotwise.internal.routing.NodeAddress;
 
 /**
- * Opens the {@link NodeLink}s of one {@link ClusterSubscription} and releases what they share.
+ * Opens the {@link NodeLink}s of one {@link ClusterSubscription} and releases what they
+ * share.
  */
 interface NodeLinks extends AutoCloseable {
 

@@ -3,9 +3,10 @@ package dev.slotwise.internal.pubsub;
 import dev.slotwise.internal.observed.Observers;
 
 /**
- * Sees what cluster subscriptions do. Meters implement it, one per client; the subscriptions know nothing of
- * Micrometer. Called from readers and from the subscriptions' own threads: implementations must be cheap,
- * thread-safe and must not throw.
+ * Sees what cluster subscriptions do. Meters implement it, one per client; the
+ * subscriptions know nothing of Micrometer. Called from readers and from the
+ * subscriptions' own threads: implementations must be cheap, thread-safe and must not
+ * throw.
  */
 public interface PubSubObserver {
 
@@ -33,8 +34,8 @@ public interface PubSubObserver {
 	}
 
 	/**
-	 * Names were subscribed again after a topology change, a lost connection or a slot migration (not at the
-	 * application's request).
+	 * Names were subscribed again after a topology change, a lost connection or a slot
+	 * migration (not at the application's request).
 	 * @param sharded whether the names are sharded channels
 	 * @param count how many
 	 */

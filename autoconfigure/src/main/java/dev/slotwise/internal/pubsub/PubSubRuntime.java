@@ -20,10 +20,12 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The threads and settings cluster subscriptions run on, owned by whoever creates it (Slotwise's auto-configuration,
- * as a bean closed with the application context): one small scheduler for topology checks and resubscriptions, and,
- * for Jedis, whose pub/sub blocks a thread per connection, one reader thread per node link, started on demand and
- * ending with its link. {@link #close()} closes every subscription still open, then stops the threads.
+ * The threads and settings cluster subscriptions run on, owned by whoever creates it
+ * (Slotwise's auto-configuration, as a bean closed with the application context): one
+ * small scheduler for topology checks and resubscriptions, and, for Jedis, whose pub/sub
+ * blocks a thread per connection, one reader thread per node link, started on demand and
+ * ending with its link. {@link #close()} closes every subscription still open, then stops
+ * the threads.
  */
 public final class PubSubRuntime implements AutoCloseable {
 
@@ -52,7 +54,8 @@ public final class PubSubRuntime implements AutoCloseable {
 
 	/**
 	 * Creates a runtime.
-	 * @param checkInterval how often each subscription compares its nodes with the cluster's masters, positive
+	 * @param checkInterval how often each subscription compares its nodes with the
+	 * cluster's masters, positive
 	 * @param timeout how long a node may take to confirm a subscription, positive
 	 * @param threadNamePrefix the prefix of thread names
 	 * @return the runtime; threads start on demand
@@ -88,7 +91,8 @@ public final class PubSubRuntime implements AutoCloseable {
 	}
 
 	/**
-	 * Returns how many names every open subscription holds on each node, for health details.
+	 * Returns how many names every open subscription holds on each node, for health
+	 * details.
 	 * @return the subscriptions per node, {@code host:port}
 	 */
 	public Map<String, Integer> subscriptionsPerNode() {

@@ -11,8 +11,8 @@ import dev.slotwise.internal.routing.NodeAddress;
 import org.springframework.data.redis.connection.util.ByteArrayWrapper;
 
 /**
- * A node of a {@link ClusterSubscription}: its link and the names its node confirmed, per kind; the sets are read by
- * the link's reader to filter messages.
+ * A node of a {@link ClusterSubscription}: its link and the names its node confirmed, per
+ * kind; the sets are read by the link's reader to filter messages.
  */
 final class SubscribedNode {
 

@@ -18,14 +18,18 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.util.ByteArrayWrapper;
 
 /**
- * Where a {@link ClusterSubscription}'s channels and patterns should be subscribed: keyspace and keyevent names on
- * every master, other channels and patterns on one master (the "home"), sharded channels on the master holding them
- * or owning their slot, and not again on a node that unsubscribed their slot on its own until the topology agrees.
- * Used under the subscription's lock.
+ * Where a {@link ClusterSubscription}'s channels and patterns should be subscribed:
+ * keyspace and keyevent names on every master, other channels and patterns on one master
+ * (the "home"), sharded channels on the master holding them or owning their slot, and not
+ * again on a node that unsubscribed their slot on its own until the topology agrees. Used
+ * under the subscription's lock.
  */
 final class SubscriptionPlacement {
 
-	/** How long a node's own unsubscription outweighs a topology that still names it the slot's owner. */
+	/**
+	 * How long a node's own unsubscription outweighs a topology that still names it the
+	 * slot's owner.
+	 */
 	private static final long MOVED_AWAY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
 	private final boolean sharded;
@@ -37,8 +41,9 @@ final class SubscriptionPlacement {
 	private final Map<NodeAddress, SubscribedNode> nodes;
 
 	/**
-	 * Slots a node unsubscribed on its own (they moved away), with when: until the topology read agrees (it may lag
-	 * behind the node), their channels are not subscribed there again, which the node would refuse with MOVED.
+	 * Slots a node unsubscribed on its own (they moved away), with when: until the
+	 * topology read agrees (it may lag behind the node), their channels are not
+	 * subscribed there again, which the node would refuse with MOVED.
 	 */
 	private final Map<Integer, MovedAway> movedAway = new ConcurrentHashMap<>();
 
@@ -73,8 +78,9 @@ final class SubscriptionPlacement {
 	}
 
 	/**
-	 * Splits names into commands: one for channels or patterns, one per slot for sharded channels (the server refuses
-	 * an {@code SSUBSCRIBE} or {@code SUNSUBSCRIBE} spanning slots with {@code CROSSSLOT}).
+	 * Splits names into commands: one for channels or patterns, one per slot for sharded
+	 * channels (the server refuses an {@code SSUBSCRIBE} or {@code SUNSUBSCRIBE} spanning
+	 * slots with {@code CROSSSLOT}).
 	 */
 	static List<List<byte[]>> commands(ChannelKind kind, List<byte[]> names) {
 		if (names.isEmpty()) {
@@ -99,8 +105,10 @@ final class SubscriptionPlacement {
 		if (this.sharded) {
 			long now = System.nanoTime();
 			for (ByteArrayWrapper channel : this.channels) {
-				// Where a node holds the channel, it stays until that node unsubscribes it (its slot moved), stops
-				// serving or fails: the node knows better than a view read from another node, which may lag.
+				// Where a node holds the channel, it stays until that node unsubscribes
+				// it (its slot moved), stops
+				// serving or fails: the node knows better than a view read from another
+				// node, which may lag.
 				NodeAddress holder = holder(channel, masters);
 				if (holder != null) {
 					add(wanted, holder, ChannelKind.SHARD, channel);
@@ -120,8 +128,7 @@ final class SubscriptionPlacement {
 			return wanted;
 		}
 		NodeAddress home = this.home;
-		if (home == null || masters.others().contains(home)
-				|| (!masters.addresses().contains(home) && !isOpen(home))) {
+		if (home == null || masters.others().contains(home) || (!masters.addresses().contains(home) && !isOpen(home))) {
 			home = masters.addresses().get(0);
 			this.home = home;
 		}
@@ -149,10 +156,10 @@ final class SubscriptionPlacement {
 		return node != null && node.link.isOpen();
 	}
 
-	static boolean placed(Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted,
-			ByteArrayWrapper channel) {
-		return wanted.values().stream().anyMatch((kinds) -> kinds.getOrDefault(ChannelKind.SHARD, Set.of())
-			.contains(channel));
+	static boolean placed(Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted, ByteArrayWrapper channel) {
+		return wanted.values()
+			.stream()
+			.anyMatch((kinds) -> kinds.getOrDefault(ChannelKind.SHARD, Set.of()).contains(channel));
 	}
 
 	private static void placeOn(Map<NodeAddress, Map<ChannelKind, Set<ByteArrayWrapper>>> wanted, Masters masters,

@@ -5,7 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Splits work into bounded pieces, so that no single command or pipeline flush grows without limit.
+ * Splits work into bounded pieces, so that no single command or pipeline flush grows
+ * without limit.
  */
 public final class Chunks {
 
@@ -13,7 +14,8 @@ public final class Chunks {
 	}
 
 	/**
-	 * Splits positions into consecutive chunks of at most {@code maxSize}, keeping their order.
+	 * Splits positions into consecutive chunks of at most {@code maxSize}, keeping their
+	 * order.
 	 * @param positions the positions
 	 * @param maxSize the largest chunk
 	 * @return the chunks; the input itself when it already fits
@@ -32,7 +34,8 @@ public final class Chunks {
 	}
 
 	/**
-	 * Splits a list into consecutive sub-lists of at most {@code maxSize}, keeping their order.
+	 * Splits a list into consecutive sub-lists of at most {@code maxSize}, keeping their
+	 * order.
 	 * @param items the items
 	 * @param maxSize the largest sub-list
 	 * @param <T> the item type

@@ -23,8 +23,10 @@ public record NodeAddress(String host, int port) {
 	}
 
 	/**
-	 * Parses {@code host:port}, as {@code MOVED} and {@code ASK} replies name their target.
-	 * @param hostAndPort the address; IPv6 hosts may contain colons, the port follows the last one
+	 * Parses {@code host:port}, as {@code MOVED} and {@code ASK} replies name their
+	 * target.
+	 * @param hostAndPort the address; IPv6 hosts may contain colons, the port follows the
+	 * last one
 	 * @return the address
 	 * @throws IllegalArgumentException if the text has no port
 	 */

@@ -7,15 +7,21 @@ import java.util.Locale;
  */
 public enum RedirectKind {
 
-	/** {@code MOVED slot host:port}: the slot lives on another node for good; the topology is stale. */
+	/**
+	 * {@code MOVED slot host:port}: the slot lives on another node for good; the topology
+	 * is stale.
+	 */
 	MOVED,
 
-	/** {@code ASK slot host:port}: the slot is being migrated; send this command, after {@code ASKING}, there. */
+	/**
+	 * {@code ASK slot host:port}: the slot is being migrated; send this command, after
+	 * {@code ASKING}, there.
+	 */
 	ASK,
 
 	/**
-	 * {@code TRYAGAIN}: the slot is being migrated and the command's keys are split between the two nodes; send the
-	 * keys one by one.
+	 * {@code TRYAGAIN}: the slot is being migrated and the command's keys are split
+	 * between the two nodes; send the keys one by one.
 	 */
 	TRYAGAIN;
 

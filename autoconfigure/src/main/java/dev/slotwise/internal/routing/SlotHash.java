@@ -1,11 +1,11 @@
 package dev.slotwise.internal.routing;
 
 /**
- * The hash slot of a key as the Redis Cluster specification defines it: CRC16-XMODEM of the key, or of its hash tag,
- * modulo 16384.
+ * The hash slot of a key as the Redis Cluster specification defines it: CRC16-XMODEM of
+ * the key, or of its hash tag, modulo 16384.
  * <p>
- * The hash tag is the content between the first {@code '{'} and the first {@code '}'} after it, used only when that
- * content is not empty; otherwise the whole key is hashed.
+ * The hash tag is the content between the first {@code '{'} and the first {@code '}'}
+ * after it, used only when that content is not empty; otherwise the whole key is hashed.
  */
 public final class SlotHash {
 

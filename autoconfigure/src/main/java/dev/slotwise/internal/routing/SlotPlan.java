@@ -11,12 +11,18 @@ import java.util.List;
  */
 public record SlotPlan(List<SlotGroup> groups) {
 
-	/** Slots have 14 bits: two stable counting passes of 7 bits each order them, with 128 counters per pass. */
+	/**
+	 * Slots have 14 bits: two stable counting passes of 7 bits each order them, with 128
+	 * counters per pass.
+	 */
 	private static final int DIGIT_BITS = 7;
 
 	private static final int DIGIT_MASK = (1 << DIGIT_BITS) - 1;
 
-	/** Up to this many keys a comparison sort is cheaper than the counting passes (measured: SlotPlanBenchmark). */
+	/**
+	 * Up to this many keys a comparison sort is cheaper than the counting passes
+	 * (measured: SlotPlanBenchmark).
+	 */
 	private static final int SMALL_CALL = 40;
 
 	/**
@@ -71,8 +77,9 @@ public record SlotPlan(List<SlotGroup> groups) {
 	}
 
 	/**
-	 * Positions ordered by slot, then position, for a small call: sorting packed (slot, position) pairs is an
-	 * insertion sort at this size, cheaper than two counting passes over their counter tables.
+	 * Positions ordered by slot, then position, for a small call: sorting packed (slot,
+	 * position) pairs is an insertion sort at this size, cheaper than two counting passes
+	 * over their counter tables.
 	 */
 	private static int[] sortedByComparison(int[] slots) {
 		long[] packed = new long[slots.length];
@@ -88,9 +95,10 @@ public record SlotPlan(List<SlotGroup> groups) {
 	}
 
 	/**
-	 * Positions ordered by slot, then position: a least-significant-digit radix sort, linear in the keys, with two
-	 * small counter tables instead of a comparison sort (O(n log n)) or one 16384-entry table per call (a fixed cost
-	 * that small calls would pay). Both passes are stable, so positions stay ascending within a slot.
+	 * Positions ordered by slot, then position: a least-significant-digit radix sort,
+	 * linear in the keys, with two small counter tables instead of a comparison sort (O(n
+	 * log n)) or one 16384-entry table per call (a fixed cost that small calls would
+	 * pay). Both passes are stable, so positions stay ascending within a slot.
 	 */
 	private static int[] sortedByRadix(int[] slots) {
 		int count = slots.length;

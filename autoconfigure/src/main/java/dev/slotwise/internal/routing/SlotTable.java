@@ -5,7 +5,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An immutable slot-to-node table, so that routing a key costs one array read instead of a scan of the topology.
+ * An immutable slot-to-node table, so that routing a key costs one array read instead of
+ * a scan of the topology.
  */
 public final class SlotTable {
 
@@ -17,7 +18,8 @@ public final class SlotTable {
 
 	/**
 	 * Builds a table from the slots each node serves.
-	 * @param slotsByNode the slots of each node; a slot listed twice goes to the later node
+	 * @param slotsByNode the slots of each node; a slot listed twice goes to the later
+	 * node
 	 * @return the table
 	 */
 	public static SlotTable of(Map<NodeAddress, int[]> slotsByNode) {

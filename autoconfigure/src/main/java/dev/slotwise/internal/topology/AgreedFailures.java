@@ -9,10 +9,12 @@ import org.springframework.data.redis.connection.RedisClusterNode.Flag;
 import org.springframework.data.redis.connection.RedisClusterNode.LinkState;
 
 /**
- * Keeps in a topology only the failures the cluster agreed on. One node's {@code CLUSTER NODES} answer carries that
- * node's own suspicions: {@code fail?} (it has not heard from a master within the node timeout) and a disconnected
- * link. The cluster marks a master {@code fail} only when a majority of masters agree. Routing on one node's
- * suspicion would take a healthy master's slots away from every caller that happened to ask that node.
+ * Keeps in a topology only the failures the cluster agreed on. One node's
+ * {@code CLUSTER NODES} answer carries that node's own suspicions: {@code fail?} (it has
+ * not heard from a master within the node timeout) and a disconnected link. The cluster
+ * marks a master {@code fail} only when a majority of masters agree. Routing on one
+ * node's suspicion would take a healthy master's slots away from every caller that
+ * happened to ask that node.
  */
 final class AgreedFailures {
 
@@ -20,8 +22,8 @@ final class AgreedFailures {
 	}
 
 	/**
-	 * Returns the nodes with lone suspicions cleared: {@code fail?} dropped and the link taken as connected unless
-	 * the node is marked {@code fail}.
+	 * Returns the nodes with lone suspicions cleared: {@code fail?} dropped and the link
+	 * taken as connected unless the node is marked {@code fail}.
 	 * @param nodes the nodes as one node reported them
 	 * @return the nodes to route by
 	 */

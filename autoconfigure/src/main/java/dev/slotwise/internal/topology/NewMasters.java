@@ -22,16 +22,18 @@ import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.RedisClusterNode;
 
 /**
- * Notices masters that serve slots in a refreshed topology but served none in the previous one (a master added and
- * given slots, a replica promoted), and those that stopped serving (failed over, demoted, emptied), and hands both to
- * a listener, typically pre-warm and the release of the idle connections kept for a node that no longer serves, on a
- * thread of its own: the refresh runs on a caller's thread, which must not pay for opening connections to a node it
- * may not even need. That
- * thread starts with the first such event, ends after a second without one, and {@link #close()} (when the
- * connection factory stops) ends it for good.
+ * Notices masters that serve slots in a refreshed topology but served none in the
+ * previous one (a master added and given slots, a replica promoted), and those that
+ * stopped serving (failed over, demoted, emptied), and hands both to a listener,
+ * typically pre-warm and the release of the idle connections kept for a node that no
+ * longer serves, on a thread of its own: the refresh runs on a caller's thread, which
+ * must not pay for opening connections to a node it may not even need. That thread starts
+ * with the first such event, ends after a second without one, and {@link #close()} (when
+ * the connection factory stops) ends it for good.
  * <p>
- * Jedis creates a node's pool only when its slot table names the node, which may lag behind {@code CLUSTER NODES};
- * when a new master has no pool yet, Jedis's slot table is renewed first so that the pool exists to be filled.
+ * Jedis creates a node's pool only when its slot table names the node, which may lag
+ * behind {@code CLUSTER NODES}; when a new master has no pool yet, Jedis's slot table is
+ * renewed first so that the pool exists to be filled.
  */
 final class NewMasters implements AutoCloseable {
 
@@ -50,7 +52,8 @@ final class NewMasters implements AutoCloseable {
 
 	/**
 	 * @param pools the client's pools by the address it keys them by
-	 * @param renewSlotTable makes the client re-read its slot table, creating the pools of nodes it had not seen
+	 * @param renewSlotTable makes the client re-read its slot table, creating the pools
+	 * of nodes it had not seen
 	 */
 	NewMasters(Supplier<Map<String, ConnectionPool>> pools, Runnable renewSlotTable) {
 		this.pools = pools;
@@ -69,8 +72,9 @@ final class NewMasters implements AutoCloseable {
 	}
 
 	/**
-	 * Compares two topologies and, when the masters serving slots changed, calls the listener with the change on the
-	 * notifying thread (events in order, one at a time). The first topology is left alone: start-up pre-warm covers it.
+	 * Compares two topologies and, when the masters serving slots changed, calls the
+	 * listener with the change on the notifying thread (events in order, one at a time).
+	 * The first topology is left alone: start-up pre-warm covers it.
 	 * @param previous the topology served so far, {@code null} for none
 	 * @param current the topology just fetched
 	 */
@@ -91,12 +95,14 @@ final class NewMasters implements AutoCloseable {
 			this.notifier.execute(() -> notify(listener, change));
 		}
 		catch (RejectedExecutionException ex) {
-			// Closed: the factory stopped, and nobody needs the new masters' pools any more.
+			// Closed: the factory stopped, and nobody needs the new masters' pools any
+			// more.
 		}
 	}
 
 	/**
-	 * Ends the notifying thread, interrupting the event it runs, if any; later events are ignored.
+	 * Ends the notifying thread, interrupting the event it runs, if any; later events are
+	 * ignored.
 	 */
 	@Override
 	public void close() {

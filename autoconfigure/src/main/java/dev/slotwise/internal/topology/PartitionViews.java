@@ -14,8 +14,9 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a Lettuce client's refreshes read from a topology view ({@link SamplingRedisClusterClient}): whether a
- * failover may be coming, whether every slot is served again, and what of a view matters for routing.
+ * What a Lettuce client's refreshes read from a topology view
+ * ({@link SamplingRedisClusterClient}): whether a failover may be coming, whether every
+ * slot is served again, and what of a view matters for routing.
  */
 final class PartitionViews {
 
@@ -23,10 +24,11 @@ final class PartitionViews {
 	}
 
 	/**
-	 * Whether a view shows a master that serves slots as suspected ({@code fail?}), or as failed where the view kept
-	 * does not: a failover may be coming that the kept view does not show yet. A master the kept view already shows
-	 * as failed is not a suspicion (a change was seen; a master with no replica to take over stays failed, and must
-	 * not keep the wait short for as long as it is down).
+	 * Whether a view shows a master that serves slots as suspected ({@code fail?}), or as
+	 * failed where the view kept does not: a failover may be coming that the kept view
+	 * does not show yet. A master the kept view already shows as failed is not a
+	 * suspicion (a change was seen; a master with no replica to take over stays failed,
+	 * and must not keep the wait short for as long as it is down).
 	 * @param view one asked node's view
 	 * @param kept the view Lettuce kept
 	 * @return whether the view suspects a master that serves slots
@@ -50,7 +52,8 @@ final class PartitionViews {
 	}
 
 	/**
-	 * Whether every slot has a master that the cluster has not agreed has failed: no failover is under way.
+	 * Whether every slot has a master that the cluster has not agreed has failed: no
+	 * failover is under way.
 	 */
 	static boolean settled(@Nullable Partitions partitions) {
 		if (partitions == null) {
@@ -68,8 +71,9 @@ final class PartitionViews {
 	}
 
 	/**
-	 * What a refresh can change that matters for routing: each node's id, address, role, agreed failure, master and
-	 * slots. Not what differs between the nodes asked ({@code myself}) or is one node's suspicion ({@code fail?}).
+	 * What a refresh can change that matters for routing: each node's id, address, role,
+	 * agreed failure, master and slots. Not what differs between the nodes asked
+	 * ({@code myself}) or is one node's suspicion ({@code fail?}).
 	 */
 	static String fingerprint(@Nullable Partitions partitions) {
 		if (partitions == null) {
@@ -86,15 +90,16 @@ final class PartitionViews {
 	}
 
 	/**
-	 * Whether an address is that of a master that serves slots in a view, by its IP or host name.
+	 * Whether an address is that of a master that serves slots in a view, by its IP or
+	 * host name.
 	 */
 	static boolean isServingMaster(Partitions partitions, InetSocketAddress address) {
 		for (RedisClusterNode node : partitions) {
 			RedisURI uri = node.getUri();
 			if (uri != null && node.is(NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()
-					&& uri.getPort() == address.getPort() && (uri.getHost().equals(address.getHostString())
-							|| (address.getAddress() != null
-									&& uri.getHost().equals(address.getAddress().getHostAddress())))) {
+					&& uri.getPort() == address.getPort()
+					&& (uri.getHost().equals(address.getHostString()) || (address.getAddress() != null
+							&& uri.getHost().equals(address.getAddress().getHostAddress())))) {
 				return true;
 			}
 		}
@@ -102,9 +107,10 @@ final class PartitionViews {
 	}
 
 	/**
-	 * The replicas of the masters that serve slots and that a view showed as suspected or failed, in random order:
-	 * those a failover promotes. Empty when no failover is under way (or the failing master has no replica to take
-	 * over, which a watch cannot change).
+	 * The replicas of the masters that serve slots and that a view showed as suspected or
+	 * failed, in random order: those a failover promotes. Empty when no failover is under
+	 * way (or the failing master has no replica to take over, which a watch cannot
+	 * change).
 	 */
 	static List<RedisURI> failoverSources(@Nullable Partitions partitions, boolean suspected, Set<String> failing) {
 		if (partitions == null || (!suspected && settled(partitions))) {
@@ -112,9 +118,8 @@ final class PartitionViews {
 		}
 		List<RedisClusterNode> replicas = new ArrayList<>();
 		for (RedisClusterNode master : partitions) {
-			if (!master.is(NodeFlag.UPSTREAM) || master.getSlots().isEmpty()
-					|| !(master.is(NodeFlag.FAIL) || master.is(NodeFlag.EVENTUAL_FAIL)
-							|| failing.contains(master.getNodeId()))) {
+			if (!master.is(NodeFlag.UPSTREAM) || master.getSlots().isEmpty() || !(master.is(NodeFlag.FAIL)
+					|| master.is(NodeFlag.EVENTUAL_FAIL) || failing.contains(master.getNodeId()))) {
 				continue;
 			}
 			for (RedisClusterNode node : partitions) {

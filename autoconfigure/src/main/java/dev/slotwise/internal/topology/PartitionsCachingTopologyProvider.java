@@ -11,12 +11,14 @@ import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 
 /**
- * Caches the {@link ClusterTopology} Spring Data Redis converts from Lettuce's partitions until those partitions
- * change, instead of converting them on every lookup (spring-data-redis #2500).
+ * Caches the {@link ClusterTopology} Spring Data Redis converts from Lettuce's partitions
+ * until those partitions change, instead of converting them on every lookup
+ * (spring-data-redis #2500).
  * <p>
- * Lettuce replaces the node objects of its partitions on every reload, so "changed" is decided by comparing the
- * identities of the nodes in the partitions' read view with those seen when the cached topology was converted:
- * no counters to keep in step with Lettuce, and no conversion while nothing changed.
+ * Lettuce replaces the node objects of its partitions on every reload, so "changed" is
+ * decided by comparing the identities of the nodes in the partitions' read view with
+ * those seen when the cached topology was converted: no counters to keep in step with
+ * Lettuce, and no conversion while nothing changed.
  */
 final class PartitionsCachingTopologyProvider implements ClusterTopologyProvider {
 
@@ -44,7 +46,8 @@ final class PartitionsCachingTopologyProvider implements ClusterTopologyProvider
 			return converted.topology();
 		}
 		this.observer.lookup(false);
-		// Key first, then convert: if Lettuce reloads in between, the topology is newer than its key and the next
+		// Key first, then convert: if Lettuce reloads in between, the topology is newer
+		// than its key and the next
 		// lookup converts again, never the other way round.
 		RedisClusterNode[] nodes = partitions.toArray(new RedisClusterNode[0]);
 		ClusterTopology topology = this.delegate.getTopology();

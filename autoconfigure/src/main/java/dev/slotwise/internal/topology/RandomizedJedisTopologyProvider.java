@@ -36,33 +36,40 @@ import org.springframework.data.redis.connection.convert.Converters;
 import org.springframework.data.redis.connection.jedis.JedisClusterConnection.JedisClusterTopologyProvider;
 
 /**
- * A Jedis topology provider that asks one random node per refresh, caches the answer for a time-to-live, never runs
- * two refreshes at once, and never starts refreshes more often than a minimum interval.
+ * A Jedis topology provider that asks one random node per refresh, caches the answer for
+ * a time-to-live, never runs two refreshes at once, and never starts refreshes more often
+ * than a minimum interval.
  * <p>
- * A lookup that finds the cache fresh returns it at the cost of two volatile reads. A lookup that finds it expired
- * or invalidated returns the stale topology at once (stale-while-revalidate) unless it may start a refresh: only
- * one thread at a time, and only when the {@link RefreshPacer} allows it. That thread refreshes on its own
- * stack, so the provider owns no thread to shut down. Only when there is no topology at all yet does a lookup wait,
- * up to the initial timeout, for the refresh another thread runs.
+ * A lookup that finds the cache fresh returns it at the cost of two volatile reads. A
+ * lookup that finds it expired or invalidated returns the stale topology at once
+ * (stale-while-revalidate) unless it may start a refresh: only one thread at a time, and
+ * only when the {@link RefreshPacer} allows it. That thread refreshes on its own stack,
+ * so the provider owns no thread to shut down. Only when there is no topology at all yet
+ * does a lookup wait, up to the initial timeout, for the refresh another thread runs.
  * <p>
- * A refresh that fails keeps the last good topology in use (stale-while-error) and backs off; callers then reach
- * the nodes and see their errors, instead of a topology exception on every call. Invalidation only marks the
- * topology stale: it never makes a caller refresh sooner than the pacer allows.
+ * A refresh that fails keeps the last good topology in use (stale-while-error) and backs
+ * off; callers then reach the nodes and see their errors, instead of a topology exception
+ * on every call. Invalidation only marks the topology stale: it never makes a caller
+ * refresh sooner than the pacer allows.
  * <p>
- * When no node Jedis holds a pool for answers, the refresh makes Jedis re-read its slot table from the configured seed
- * nodes (names resolved again), then asks the nodes that names: a cluster whose every address changed behind stable
- * names is found again without a restart. This happens within the same paced refresh, never more often.
+ * When no node Jedis holds a pool for answers, the refresh makes Jedis re-read its slot
+ * table from the configured seed nodes (names resolved again), then asks the nodes that
+ * names: a cluster whose every address changed behind stable names is found again without
+ * a restart. This happens within the same paced refresh, never more often.
  * <p>
- * A refresh that finds the masters serving slots changed hands the change to a listener (pre-warm, release) on a
- * thread of its own, see {@link #onServingMastersChanged(Consumer)}.
+ * A refresh that finds the masters serving slots changed hands the change to a listener
+ * (pre-warm, release) on a thread of its own, see
+ * {@link #onServingMastersChanged(Consumer)}.
  * <p>
- * A master that only the answering node suspects ({@code fail?}, or a broken link from that node) keeps its slots:
- * one node's opinion must not route a healthy master's slots nowhere. Only {@code fail}, which the cluster sets when
- * a majority of masters agree, takes a master out of {@link ClusterTopology#getActiveMasterNodes()}.
+ * A master that only the answering node suspects ({@code fail?}, or a broken link from
+ * that node) keeps its slots: one node's opinion must not route a healthy master's slots
+ * nowhere. Only {@code fail}, which the cluster sets when a majority of masters agree,
+ * takes a master out of {@link ClusterTopology#getActiveMasterNodes()}.
  * <p>
- * It extends Spring Data Redis's {@link JedisClusterTopologyProvider} so that code casting
- * {@code getTopologyProvider()} to it keeps working, and returns Spring Data Redis's topology type
- * ({@link SpringDataInternals#jedisTopology}); none of the superclass's state or caching is used.
+ * It extends Spring Data Redis's {@link JedisClusterTopologyProvider} so that code
+ * casting {@code getTopologyProvider()} to it keeps working, and returns Spring Data
+ * Redis's topology type ({@link SpringDataInternals#jedisTopology}); none of the
+ * superclass's state or caching is used.
  */
 final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		implements RefreshableTopologyProvider, AutoCloseable {
@@ -81,7 +88,10 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 
 	private final RefreshPacer pacer;
 
-	/** Renews Jedis's slot table from the seed nodes; {@code false} when Jedis's slot cache cannot be reached. */
+	/**
+	 * Renews Jedis's slot table from the seed nodes; {@code false} when Jedis's slot
+	 * cache cannot be reached.
+	 */
 	private final BooleanSupplier renewal;
 
 	private final boolean renewalAvailable;
@@ -89,12 +99,15 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 	private final NewMasters newMasters;
 
 	/**
-	 * Named apart from the superclass's unused {@code cached}, which Spring Data Redis's own tests reset by reflection
-	 * and which therefore must not be this one.
+	 * Named apart from the superclass's unused {@code cached}, which Spring Data Redis's
+	 * own tests reset by reflection and which therefore must not be this one.
 	 */
 	private volatile @Nullable Snapshot lastSnapshot;
 
-	/** Bumped by {@link #invalidate()}; a snapshot fetched under an older generation is stale. */
+	/**
+	 * Bumped by {@link #invalidate()}; a snapshot fetched under an older generation is
+	 * stale.
+	 */
 	private final AtomicLong generation = new AtomicLong();
 
 	private final AtomicReference<@Nullable CompletableFuture<Snapshot>> inFlight = new AtomicReference<>();
@@ -106,7 +119,8 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		this.preferReplicas = settings.preferReplicas();
 		this.initialTimeout = settings.initialTimeout();
 		this.observer = settings.observer();
-		// Back off after failures up to the cache time-to-live: a failing cluster is then asked no more often than a
+		// Back off after failures up to the cache time-to-live: a failing cluster is then
+		// asked no more often than a
 		// healthy one.
 		this.pacer = new RefreshPacer(settings.minRefreshInterval(), settings.cacheTtl());
 		this.renewal = () -> JedisInternals.renewSlotCache(client);
@@ -129,7 +143,8 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 	}
 
 	/**
-	 * Sets what runs, on a thread of its own, when a refresh finds the masters serving slots changed.
+	 * Sets what runs, on a thread of its own, when a refresh finds the masters serving
+	 * slots changed.
 	 * @param listener receives the change; replaces any listener set before
 	 */
 	void onServingMastersChanged(Consumer<ServingMastersChange> listener) {
@@ -137,8 +152,8 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 	}
 
 	/**
-	 * Ends the thread that notifies of new masters; called when the connection factory that created the provider
-	 * stops.
+	 * Ends the thread that notifies of new masters; called when the connection factory
+	 * that created the provider stops.
 	 */
 	@Override
 	public void close() {
@@ -199,7 +214,8 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 	}
 
 	private Snapshot refreshIfAllowed() {
-		// Another refresher may have finished between our cache check and winning the slot: its answer is as good.
+		// Another refresher may have finished between our cache check and winning the
+		// slot: its answer is as good.
 		Snapshot current = this.lastSnapshot;
 		if (isFresh(current)) {
 			return current;
@@ -217,8 +233,9 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		}
 		catch (ClusterStateFailureException ex) {
 			if (this.pacer.failed(ex)) {
-				logger.warn("Could not refresh the Redis Cluster topology" + ((current != null)
-						? "; the last one fetched stays in use until a refresh succeeds" : "") + ": " + ex.getMessage());
+				logger.warn("Could not refresh the Redis Cluster topology"
+						+ ((current != null) ? "; the last one fetched stays in use until a refresh succeeds" : "")
+						+ ": " + ex.getMessage());
 			}
 			if (current != null) {
 				return current;
@@ -268,8 +285,10 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		Map<String, Exception> errors = new LinkedHashMap<>();
 		Snapshot fetched = ask(pools, order, errors, generationAtStart);
 		if (fetched == null && this.renewal.getAsBoolean()) {
-			// No node Jedis holds a pool for answered: every address may have changed (nodes rescheduled behind
-			// stable names). Jedis's own renewal asks the configured seed nodes, resolving their names again, and
+			// No node Jedis holds a pool for answered: every address may have changed
+			// (nodes rescheduled behind
+			// stable names). Jedis's own renewal asks the configured seed nodes,
+			// resolving their names again, and
 			// creates pools for the nodes they name; ask those we have not asked yet.
 			Map<String, ConnectionPool> renewed = this.nodes.get();
 			List<String> fresh = RefreshOrder.shuffled(
@@ -286,8 +305,10 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 			return fetched;
 		}
 		for (Map.Entry<String, RedisClusterNode> entry : known.entrySet()) {
-			// Nodes the last topology lists but Jedis has no pool for (not in its CLUSTER SLOTS view yet) cannot be
-			// asked through the client; name them so the failure accounts for every node known.
+			// Nodes the last topology lists but Jedis has no pool for (not in its CLUSTER
+			// SLOTS view yet) cannot be
+			// asked through the client; name them so the failure accounts for every node
+			// known.
 			RedisClusterNode node = entry.getValue();
 			boolean asked = JedisNodePools.find(pools, node) != null;
 			if (!asked) {
@@ -307,10 +328,12 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 	}
 
 	/**
-	 * An open Jedis client always holds the pools of the nodes it found at start-up, so none means it was closed (the
-	 * application context is closing while a call is in flight). Renewing its slot cache from the seed nodes now would
-	 * re-create every node's pool on the closed client: nothing would close them again, their evictor would keep
-	 * {@code min-idle} connections open on every node, and calls would succeed after close.
+	 * An open Jedis client always holds the pools of the nodes it found at start-up, so
+	 * none means it was closed (the application context is closing while a call is in
+	 * flight). Renewing its slot cache from the seed nodes now would re-create every
+	 * node's pool on the closed client: nothing would close them again, their evictor
+	 * would keep {@code min-idle} connections open on every node, and calls would succeed
+	 * after close.
 	 */
 	private static ClusterStateFailureException closedClient() {
 		return new ClusterStateFailureException(
@@ -321,8 +344,8 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 	 * Asks the given nodes in order until one answers; records each failure.
 	 * @return the new snapshot, or {@code null} when none answered
 	 */
-	private @Nullable Snapshot ask(Map<String, ConnectionPool> pools, List<String> order,
-			Map<String, Exception> errors, long generationAtStart) {
+	private @Nullable Snapshot ask(Map<String, ConnectionPool> pools, List<String> order, Map<String, Exception> errors,
+			long generationAtStart) {
 		for (String address : order) {
 			long start = System.nanoTime();
 			try (Connection connection = pools.get(address).getResource()) {
@@ -365,7 +388,8 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 			if (node.hasValidHost()) {
 				known.put(node.asString(), node);
 				if (node.getName() != null && !node.getName().isEmpty()) {
-					// Jedis keys its pools by the announced hostname when the cluster prefers hostnames.
+					// Jedis keys its pools by the announced hostname when the cluster
+					// prefers hostnames.
 					known.putIfAbsent(node.getName() + ":" + node.getPort(), node);
 				}
 			}
@@ -374,9 +398,11 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 	}
 
 	/**
-	 * The time-to-live of one fetched topology: the configured one plus up to a quarter more at random. Applications
-	 * started together (a deployment) would otherwise refresh in lockstep, every instance in the same instant, for as
-	 * long as they run; the jitter spreads them out and lowers a fleet's steady refresh rate by about a tenth.
+	 * The time-to-live of one fetched topology: the configured one plus up to a quarter
+	 * more at random. Applications started together (a deployment) would otherwise
+	 * refresh in lockstep, every instance in the same instant, for as long as they run;
+	 * the jitter spreads them out and lowers a fleet's steady refresh rate by about a
+	 * tenth.
 	 */
 	private long jitteredTtl() {
 		return this.cacheTtlNanos + ThreadLocalRandom.current().nextLong(this.cacheTtlNanos / 4 + 1);

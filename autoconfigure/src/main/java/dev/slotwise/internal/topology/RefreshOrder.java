@@ -9,8 +9,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.ToIntFunction;
 
 /**
- * The order in which a refresh tries nodes: uniformly random within a tier, lower tiers first. Tiers let a refresh
- * prefer replicas and healthy nodes without ever pinning itself to one node.
+ * The order in which a refresh tries nodes: uniformly random within a tier, lower tiers
+ * first. Tiers let a refresh prefer replicas and healthy nodes without ever pinning
+ * itself to one node.
  */
 final class RefreshOrder {
 
@@ -20,7 +21,9 @@ final class RefreshOrder {
 	/** Healthy nodes of the role that is not preferred. */
 	static final int FALLBACK = 1;
 
-	/** Nodes the last topology marked as failing: tried only when nothing else answers. */
+	/**
+	 * Nodes the last topology marked as failing: tried only when nothing else answers.
+	 */
 	static final int LAST_RESORT = 2;
 
 	private RefreshOrder() {
@@ -33,8 +36,10 @@ final class RefreshOrder {
 		}
 		List<T> order = new ArrayList<>(candidates.size());
 		for (List<T> nodes : tiers.values()) {
-			// A fresh uniform permutation per refresh: every node of a tier is equally likely to be asked first, so
-			// many clients spread their refreshes instead of all hitting the first node of some fixed list.
+			// A fresh uniform permutation per refresh: every node of a tier is equally
+			// likely to be asked first, so
+			// many clients spread their refreshes instead of all hitting the first node
+			// of some fixed list.
 			Collections.shuffle(nodes, ThreadLocalRandom.current());
 			order.addAll(nodes);
 		}

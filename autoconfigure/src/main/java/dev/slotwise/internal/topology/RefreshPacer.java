@@ -5,12 +5,14 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Decides when a topology refresh may start: never sooner than the minimum interval after the start of the previous
- * one, and, after refreshes that failed, only after a back-off that doubles with each consecutive failure up to a cap.
+ * Decides when a topology refresh may start: never sooner than the minimum interval after
+ * the start of the previous one, and, after refreshes that failed, only after a back-off
+ * that doubles with each consecutive failure up to a cap.
  * <p>
- * This is what keeps a client from turning an outage into a refresh storm: every failed or redirected call may mark
- * the topology stale, but however many do, a client starts at most one refresh per interval. Single-flight (one
- * refresh running at a time) is the caller's job; the pacer only spaces the starts.
+ * This is what keeps a client from turning an outage into a refresh storm: every failed
+ * or redirected call may mark the topology stale, but however many do, a client starts at
+ * most one refresh per interval. Single-flight (one refresh running at a time) is the
+ * caller's job; the pacer only spaces the starts.
  */
 final class RefreshPacer {
 
@@ -30,7 +32,8 @@ final class RefreshPacer {
 
 	/**
 	 * @param minInterval the least time between two starts
-	 * @param maxBackoff the longest wait after failures; the minimum interval when shorter
+	 * @param maxBackoff the longest wait after failures; the minimum interval when
+	 * shorter
 	 */
 	RefreshPacer(Duration minInterval, Duration maxBackoff) {
 		this.minIntervalNanos = minInterval.toNanos();
@@ -38,7 +41,8 @@ final class RefreshPacer {
 	}
 
 	/**
-	 * Claims the right to start a refresh now, if the interval (or back-off) since the last start has passed.
+	 * Claims the right to start a refresh now, if the interval (or back-off) since the
+	 * last start has passed.
 	 * @param now {@link System#nanoTime()}
 	 * @return whether the caller may refresh now
 	 */
@@ -87,7 +91,8 @@ final class RefreshPacer {
 	}
 
 	/**
-	 * Describes when the last failure happened and when the next refresh may start, for messages.
+	 * Describes when the last failure happened and when the next refresh may start, for
+	 * messages.
 	 * @param now {@link System#nanoTime()}
 	 * @return e.g. {@code "3 refreshes failed, the last 120 ms ago; next in 880 ms"}
 	 */

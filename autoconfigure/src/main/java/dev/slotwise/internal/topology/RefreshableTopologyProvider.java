@@ -6,20 +6,21 @@ import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 
 /**
- * A {@link ClusterTopologyProvider} that caches the topology and can be told that it is stale, as the multi-key
- * engine does after a {@code MOVED} or {@code ASK} reply.
+ * A {@link ClusterTopologyProvider} that caches the topology and can be told that it is
+ * stale, as the multi-key engine does after a {@code MOVED} or {@code ASK} reply.
  */
 public interface RefreshableTopologyProvider extends ClusterTopologyProvider {
 
 	/**
-	 * Marks the cached topology as stale so that the next lookup refreshes it. Cheap and safe to call from many
-	 * threads at once: it never sends a command itself.
+	 * Marks the cached topology as stale so that the next lookup refreshes it. Cheap and
+	 * safe to call from many threads at once: it never sends a command itself.
 	 */
 	void invalidate();
 
 	/**
-	 * Returns the topology this provider fetched last, however old, without fetching and without counting a lookup:
-	 * for observers such as a health check, which must not send {@code CLUSTER NODES} each time they look.
+	 * Returns the topology this provider fetched last, however old, without fetching and
+	 * without counting a lookup: for observers such as a health check, which must not
+	 * send {@code CLUSTER NODES} each time they look.
 	 * @return the last fetched topology, or {@code null} before the first fetch
 	 */
 	@Nullable ClusterTopology lastFetchedTopology();

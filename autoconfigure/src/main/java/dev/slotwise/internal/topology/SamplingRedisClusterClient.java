@@ -35,33 +35,40 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 
 /**
- * A Lettuce {@link RedisClusterClient} whose topology refreshes ask a few random nodes instead of every node.
+ * A Lettuce {@link RedisClusterClient} whose topology refreshes ask a few random nodes
+ * instead of every node.
  * <p>
- * Lettuce's own refresh opens a connection to every known node and sends {@code CLUSTER NODES} and {@code INFO} to
- * each; with dynamic refresh sources it also discovers and connects to any node the answers mention. Here a
- * refresh asks {@code refreshSources} nodes drawn uniformly at random (replicas first when preferred and known),
- * with discovery off so that it contacts no other node. When more than one node answers, Lettuce's own consensus
- * ({@link #determinePartitions}) still picks the view. When every asked node fails, the next random nodes are
- * asked, until every candidate was tried.
+ * Lettuce's own refresh opens a connection to every known node and sends
+ * {@code CLUSTER NODES} and {@code INFO} to each; with dynamic refresh sources it also
+ * discovers and connects to any node the answers mention. Here a refresh asks
+ * {@code refreshSources} nodes drawn uniformly at random (replicas first when preferred
+ * and known), with discovery off so that it contacts no other node. When more than one
+ * node answers, Lettuce's own consensus ({@link #determinePartitions}) still picks the
+ * view. When every asked node fails, the next random nodes are asked, until every
+ * candidate was tried.
  * <p>
- * Candidates are the nodes of the current topology when Lettuce's dynamic refresh sources are on (its default), and
- * the configured seed nodes otherwise or before the first topology exists. When no known node answers, the seed nodes
- * are asked as the last resort (Lettuce does the same, but only with dynamic refresh sources, which sampling turns
- * off); their names are resolved again on each connect, so seeds behind a stable DNS name find nodes whose addresses
- * all changed.
+ * Candidates are the nodes of the current topology when Lettuce's dynamic refresh sources
+ * are on (its default), and the configured seed nodes otherwise or before the first
+ * topology exists. When no known node answers, the seed nodes are asked as the last
+ * resort (Lettuce does the same, but only with dynamic refresh sources, which sampling
+ * turns off); their names are resolved again on each connect, so seeds behind a stable
+ * DNS name find nodes whose addresses all changed.
  * <p>
- * Every refresh after the first goes through {@link #refreshPartitionsAsync()}, whoever asks for it: Lettuce's
- * adaptive and periodic triggers and the multi-key engine alike. There it runs one at a time and starts no sooner
- * than the {@link RefreshPacer} allows; a refresh asked for too soon is skipped and the current partitions stay, as
- * they do when a refresh fails.
+ * Every refresh after the first goes through {@link #refreshPartitionsAsync()}, whoever
+ * asks for it: Lettuce's adaptive and periodic triggers and the multi-key engine alike.
+ * There it runs one at a time and starts no sooner than the {@link RefreshPacer} allows;
+ * a refresh asked for too soon is skipped and the current partitions stay, as they do
+ * when a refresh fails.
  * <p>
- * One exception to that pacing is the failover watch ({@link #watchFailover()}), so that a promotion is seen soon
- * after it happens instead of after a back-off meant for a quiet cluster and whatever call triggers come next. It
- * starts when a refresh shows a master that serves slots as suspected or failed, or when Lettuce fails to reconnect
- * to such a master (published on the client resources' event bus). While it runs, it asks one node itself and the
- * paced refreshes are skipped: a replica of the failing master (a replica knows of its own promotion first), or,
- * while only reconnects see the failure, one random node, at the pace {@link FailoverWatch} sets. Refresh requests
- * alone (redirects, failed calls) never start one: they stay paced.
+ * One exception to that pacing is the failover watch ({@link #watchFailover()}), so that
+ * a promotion is seen soon after it happens instead of after a back-off meant for a quiet
+ * cluster and whatever call triggers come next. It starts when a refresh shows a master
+ * that serves slots as suspected or failed, or when Lettuce fails to reconnect to such a
+ * master (published on the client resources' event bus). While it runs, it asks one node
+ * itself and the paced refreshes are skipped: a replica of the failing master (a replica
+ * knows of its own promotion first), or, while only reconnects see the failure, one
+ * random node, at the pace {@link FailoverWatch} sets. Refresh requests alone (redirects,
+ * failed calls) never start one: they stay paced.
  */
 final class SamplingRedisClusterClient extends RedisClusterClient {
 
@@ -79,28 +86,45 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 
 	private final long maxQuietNanos;
 
-	/** Refreshes in a row that found the topology as it was; guarded by the single flight in {@code refreshing}. */
+	/**
+	 * Refreshes in a row that found the topology as it was; guarded by the single flight
+	 * in {@code refreshing}.
+	 */
 	private int unchanged;
 
-	/** {@link System#nanoTime()} before which a requested refresh is skipped: the last ones found nothing new. */
+	/**
+	 * {@link System#nanoTime()} before which a requested refresh is skipped: the last
+	 * ones found nothing new.
+	 */
 	private volatile long quietUntil;
 
 	private volatile boolean quiet;
 
-	/** {@link System#nanoTime()} when a refresh last applied a change; valid once {@link #changed} is set. */
+	/**
+	 * {@link System#nanoTime()} when a refresh last applied a change; valid once
+	 * {@link #changed} is set.
+	 */
 	private volatile long changedAt;
 
 	private volatile boolean changed;
 
-	/** Whether a view of the last refresh showed a master that serves slots as suspected or failed. */
+	/**
+	 * Whether a view of the last refresh showed a master that serves slots as suspected
+	 * or failed.
+	 */
 	private volatile boolean suspected;
 
-	/** The ids of the masters a view of the last refresh showed as suspected or failed. */
+	/**
+	 * The ids of the masters a view of the last refresh showed as suspected or failed.
+	 */
 	private volatile Set<String> failing = Set.of();
 
 	private final AtomicReference<@Nullable CompletableFuture<Void>> refreshing = new AtomicReference<>();
 
-	/** The subscription to reconnect failures on the client's event bus, disposed at shutdown. */
+	/**
+	 * The subscription to reconnect failures on the client's event bus, disposed at
+	 * shutdown.
+	 */
 	private final @Nullable Disposable reconnectFailures;
 
 	/** When the failover watch runs. */
@@ -111,16 +135,22 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	/** The sources of a failover-watch refresh starting on this thread. */
 	private final ThreadLocal<@Nullable List<RedisURI>> watchSources = new ThreadLocal<>();
 
-	/** The sources of the attempt running on this thread, read back by {@link #getTopologyRefreshSource()}. */
+	/**
+	 * The sources of the attempt running on this thread, read back by
+	 * {@link #getTopologyRefreshSource()}.
+	 */
 	private final ThreadLocal<@Nullable List<RedisURI>> plannedSources = new ThreadLocal<>();
 
 	private final Set<Attempt> attempts = ConcurrentHashMap.newKeySet();
 
-	/** The partitions once loaded; Lettuce reloads this instance in place. Kept to read it without loading it. */
+	/**
+	 * The partitions once loaded; Lettuce reloads this instance in place. Kept to read it
+	 * without loading it.
+	 */
 	private volatile @Nullable Partitions known;
 
-	SamplingRedisClusterClient(@Nullable ClientResources resources, Iterable<RedisURI> initialUris,
-			int refreshSources, TopologySettings settings) {
+	SamplingRedisClusterClient(@Nullable ClientResources resources, Iterable<RedisURI> initialUris, int refreshSources,
+			TopologySettings settings) {
 		super(resources, initialUris);
 		this.refreshSources = refreshSources;
 		this.preferReplicas = settings.preferReplicas();
@@ -136,8 +166,9 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	}
 
 	/**
-	 * A connection to a node could not be re-established: when the node is a master that serves slots, callers of
-	 * its slots fail until the cluster promotes a replica, which a failover watch then sees.
+	 * A connection to a node could not be re-established: when the node is a master that
+	 * serves slots, callers of its slots fail until the cluster promotes a replica, which
+	 * a failover watch then sees.
 	 */
 	private void reconnectFailed(SocketAddress remote) {
 		Partitions partitions = this.known;
@@ -156,8 +187,9 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	}
 
 	/**
-	 * Lettuce's cluster connection with one difference: a command whose caller cancelled it (Spring Data's timeout)
-	 * is never written later, see {@link LettuceInternals#clusterConnection}.
+	 * Lettuce's cluster connection with one difference: a command whose caller cancelled
+	 * it (Spring Data's timeout) is never written later, see
+	 * {@link LettuceInternals#clusterConnection}.
 	 */
 	@Override
 	protected <V, K> StatefulRedisClusterConnectionImpl<K, V> newStatefulRedisClusterConnection(
@@ -168,7 +200,8 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 
 	@Override
 	protected <V, K> StatefulRedisClusterConnectionImpl<K, V> newStatefulRedisClusterConnection(
-			RedisChannelWriter channelWriter, ClusterPushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout) {
+			RedisChannelWriter channelWriter, ClusterPushHandler pushHandler, RedisCodec<K, V> codec,
+			Duration timeout) {
 		return LettuceInternals.clusterConnection(channelWriter, pushHandler, codec, timeout,
 				ClientOptions.DEFAULT_JSON_PARSER);
 	}
@@ -176,7 +209,8 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	@Override
 	public CompletionStage<Void> refreshPartitionsAsync() {
 		if (this.known == null) {
-			// The first load (no partitions yet) is Lettuce's connect path; nothing to keep, nothing to pace.
+			// The first load (no partitions yet) is Lettuce's connect path; nothing to
+			// keep, nothing to pace.
 			return super.refreshPartitionsAsync();
 		}
 		CompletableFuture<Void> mine = new CompletableFuture<>();
@@ -185,7 +219,8 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 			return running;
 		}
 		long now = System.nanoTime();
-		// While a failover watch runs, it asks for the topology itself, more cheaply (one node) and more often.
+		// While a failover watch runs, it asks for the topology itself, more cheaply (one
+		// node) and more often.
 		if (this.watch.active() || (this.quiet && now - this.quietUntil < 0) || !this.pacer.tryStart(now)) {
 			this.refreshing.set(null);
 			mine.complete(null);
@@ -196,12 +231,14 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 
 	/**
 	 * Runs one refresh, this client's single flight already claimed with {@code mine}.
-	 * @param sources the nodes to ask (a failover watch), or {@code null} for a random sample of the candidates
+	 * @param sources the nodes to ask (a failover watch), or {@code null} for a random
+	 * sample of the candidates
 	 */
 	private CompletableFuture<Void> refresh(CompletableFuture<Void> mine, @Nullable List<RedisURI> sources) {
 		if (logger.isDebugEnabled()) {
-			logger.debug("Topology refresh starting (" + ((sources != null) ? "failover watch asking " + sources
-					: this.unchanged + " unchanged before it") + ")");
+			logger.debug("Topology refresh starting ("
+					+ ((sources != null) ? "failover watch asking " + sources : this.unchanged + " unchanged before it")
+					+ ")");
 		}
 		String before = PartitionViews.fingerprint(this.known);
 		CompletionStage<Void> refresh;
@@ -222,8 +259,9 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 				same = before.equals(PartitionViews.fingerprint(this.known));
 				settle(same, PartitionViews.settled(this.known), this.suspected);
 				if (logger.isDebugEnabled()) {
-					logger.debug("Topology refresh found " + (same ? "the same topology; quiet for "
-							+ Duration.ofNanos(this.quietUntil - System.nanoTime()).toMillis() + " ms"
+					logger.debug("Topology refresh found " + (same
+							? "the same topology; quiet for "
+									+ Duration.ofNanos(this.quietUntil - System.nanoTime()).toMillis() + " ms"
 							: "a change:\n" + PartitionViews.fingerprint(this.known)));
 				}
 			}
@@ -231,8 +269,9 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 				logger.debug("Failover watch could not ask " + sources + ": " + failure.getMessage());
 			}
 			else if (this.pacer.failed(failure)) {
-				logger.warn("Could not refresh the Redis Cluster topology; the current one stays in use until a refresh "
-						+ "succeeds: " + failure.getMessage());
+				logger
+					.warn("Could not refresh the Redis Cluster topology; the current one stays in use until a refresh "
+							+ "succeeds: " + failure.getMessage());
 			}
 			this.refreshing.set(null);
 			if (failure == null) {
@@ -241,15 +280,17 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 			else {
 				mine.completeExceptionally(failure);
 			}
-			// A watch that asked a node that failed (the dead master itself, say) asks another at its next step.
+			// A watch that asked a node that failed (the dead master itself, say) asks
+			// another at its next step.
 			continueWatch(sources != null, same);
 		});
 		return mine;
 	}
 
 	/**
-	 * After a refresh: starts a failover watch when the topology shows a failover under way, continues a running one
-	 * while that lasts or reconnects to the master keep failing, and otherwise ends it.
+	 * After a refresh: starts a failover watch when the topology shows a failover under
+	 * way, continues a running one while that lasts or reconnects to the master keep
+	 * failing, and otherwise ends it.
 	 * @param fromWatch whether the refresh was the watch's own
 	 * @param same whether it found the topology as it was
 	 */
@@ -292,8 +333,9 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	}
 
 	/**
-	 * One step of the failover watch: asks one replica of a master that is suspected or failed whether it took over
-	 * (a replica knows of its own promotion first), bypassing the pacing; a refresh already running stands in for it.
+	 * One step of the failover watch: asks one replica of a master that is suspected or
+	 * failed whether it took over (a replica knows of its own promotion first), bypassing
+	 * the pacing; a refresh already running stands in for it.
 	 */
 	void watchFailover() {
 		if (this.shutDown) {
@@ -334,20 +376,24 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	}
 
 	/**
-	 * Spaces out refreshes that keep finding nothing new. In an outage every failed call, reconnect attempt and
-	 * redirect asks for a refresh, in every instance of a fleet, and the pacer alone lets each instance ask
-	 * refresh-sources nodes once per minimum interval for as long as the outage lasts, although the cluster's view
-	 * changes only a few times (a node suspected, failed over, back). So after a refresh that found the topology as it
-	 * was, the next one waits twice as long as the one before it (from the minimum interval up to the cache
-	 * time-to-live).
+	 * Spaces out refreshes that keep finding nothing new. In an outage every failed call,
+	 * reconnect attempt and redirect asks for a refresh, in every instance of a fleet,
+	 * and the pacer alone lets each instance ask refresh-sources nodes once per minimum
+	 * interval for as long as the outage lasts, although the cluster's view changes only
+	 * a few times (a node suspected, failed over, back). So after a refresh that found
+	 * the topology as it was, the next one waits twice as long as the one before it (from
+	 * the minimum interval up to the cache time-to-live).
 	 * <p>
-	 * A refresh that finds a change resets the wait, and how far depends on what it found. While a master that the
-	 * cluster agreed has failed still owns slots, or slots have no master, a failover is under way and its next step
-	 * (the promotion) is worth seeing at once: the next refresh may start after the minimum interval. When every slot
-	 * has a master that is not failed, the change has settled: the next refresh waits as after a first refresh that
-	 * found nothing new. In a fleet that is where most of the outage's refreshes went: the calls that were routed
-	 * before the change and fail or time out just after it, the periodic refresh, and reconnect attempts to the node
-	 * the change already marked failed, each asked again within a second or two and found nothing new.
+	 * A refresh that finds a change resets the wait, and how far depends on what it
+	 * found. While a master that the cluster agreed has failed still owns slots, or slots
+	 * have no master, a failover is under way and its next step (the promotion) is worth
+	 * seeing at once: the next refresh may start after the minimum interval. When every
+	 * slot has a master that is not failed, the change has settled: the next refresh
+	 * waits as after a first refresh that found nothing new. In a fleet that is where
+	 * most of the outage's refreshes went: the calls that were routed before the change
+	 * and fail or time out just after it, the periodic refresh, and reconnect attempts to
+	 * the node the change already marked failed, each asked again within a second or two
+	 * and found nothing new.
 	 */
 	private void settle(boolean same, boolean settled, boolean suspected) {
 		if (!same) {
@@ -366,16 +412,19 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	}
 
 	/**
-	 * The back-off step after a refresh that found no change to wait for ({@code same}), or a change that settled.
-	 * While an asked node suspects a master that serves slots ({@code fail?}, or {@code fail} not yet in the view
-	 * kept, see {@link #suspects}), the wait stays at its first step instead of doubling: the failover that suspicion leads to comes within
-	 * about twice the cluster's node timeout, and recovery waits for the first refresh that sees it. Without this, a
-	 * refresh that saw only the suspicion doubled the wait, and the promotion was seen up to 4 s late (a fleet's
-	 * recovery went from 6 s to 10.7 s between two runs). This costs at most one refresh per two minimum intervals
-	 * while the suspicion lasts.
+	 * The back-off step after a refresh that found no change to wait for ({@code same}),
+	 * or a change that settled. While an asked node suspects a master that serves slots
+	 * ({@code fail?}, or {@code fail} not yet in the view kept, see {@link #suspects}),
+	 * the wait stays at its first step instead of doubling: the failover that suspicion
+	 * leads to comes within about twice the cluster's node timeout, and recovery waits
+	 * for the first refresh that sees it. Without this, a refresh that saw only the
+	 * suspicion doubled the wait, and the promotion was seen up to 4 s late (a fleet's
+	 * recovery went from 6 s to 10.7 s between two runs). This costs at most one refresh
+	 * per two minimum intervals while the suspicion lasts.
 	 * @param step the current step (refreshes in a row that found nothing new)
 	 * @param same whether the refresh found the topology as it was
-	 * @param suspected whether a view showed a master that serves slots as suspected or failed
+	 * @param suspected whether a view showed a master that serves slots as suspected or
+	 * failed
 	 * @return the next step, at least 1
 	 */
 	static int nextStep(int step, boolean same, boolean suspected) {
@@ -386,8 +435,9 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	}
 
 	/**
-	 * Tells whether a topology change has been applied since the given time: a failure or redirect seen by a call
-	 * routed before then is explained by that change rather than news of another one.
+	 * Tells whether a topology change has been applied since the given time: a failure or
+	 * redirect seen by a call routed before then is explained by that change rather than
+	 * news of another one.
 	 * @param nanos a {@link System#nanoTime()}
 	 * @return whether a refresh that found a change completed after {@code nanos}
 	 */
@@ -401,15 +451,18 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		if (planned != null) {
 			return planned;
 		}
-		// Called outside an attempt only to label Lettuce's refresh event: a fresh sample is a fair description.
+		// Called outside an attempt only to label Lettuce's refresh event: a fresh sample
+		// is a fair description.
 		List<RedisURI> candidates = candidates().uris();
 		return candidates.subList(0, Math.min(this.refreshSources, candidates.size()));
 	}
 
 	@Override
 	protected boolean useDynamicRefreshSources() {
-		// Lettuce uses this flag to also connect to every node the asked nodes report (discovery), which is exactly
-		// the fan-out sampling avoids; the user's own setting is honoured in candidates().
+		// Lettuce uses this flag to also connect to every node the asked nodes report
+		// (discovery), which is exactly
+		// the fan-out sampling avoids; the user's own setting is honoured in
+		// candidates().
 		return false;
 	}
 
@@ -417,7 +470,8 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	protected CompletableFuture<Partitions> loadPartitionsAsync() {
 		List<RedisURI> watched = this.watchSources.get();
 		if (watched != null) {
-			// A failover watch asks only the replica it chose; when it fails, the paced refreshes take over.
+			// A failover watch asks only the replica it chose; when it fails, the paced
+			// refreshes take over.
 			return loadFrom(watched, 0, null, true);
 		}
 		Candidates candidates = candidates();
@@ -449,10 +503,12 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 			}
 		}
 		Partitions kept = super.determinePartitions(current, topologyViews);
-		// Lettuce keeps one view; a suspicion in any of them says a failover may be coming (settle()).
+		// Lettuce keeps one view; a suspicion in any of them says a failover may be
+		// coming (settle()).
 		this.suspected = kept != null
 				&& topologyViews.values().stream().anyMatch((view) -> PartitionViews.suspects(view, kept));
-		// The masters any view suspects, for the failover watch: the view kept may not show the suspicion.
+		// The masters any view suspects, for the failover watch: the view kept may not
+		// show the suspicion.
 		Set<String> failing = ConcurrentHashMap.newKeySet();
 		for (Partitions view : topologyViews.values()) {
 			for (RedisClusterNode node : view) {
@@ -562,12 +618,16 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	 * The nodes a refresh may ask, in the order to ask them.
 	 *
 	 * @param uris the nodes
-	 * @param seeds whether they are the configured seed nodes (no fallback left after them)
+	 * @param seeds whether they are the configured seed nodes (no fallback left after
+	 * them)
 	 */
 	private record Candidates(List<RedisURI> uris, boolean seeds) {
 	}
 
-	/** One batch of sources asked together; identity-based so it can live in a set while its answers arrive. */
+	/**
+	 * One batch of sources asked together; identity-based so it can live in a set while
+	 * its answers arrive.
+	 */
 	private static final class Attempt {
 
 		private final List<String> addresses;

@@ -7,12 +7,15 @@ import org.springframework.util.Assert;
 /**
  * Settings of a Slotwise topology provider.
  *
- * @param cacheTtl how long a fetched topology is served before a lookup refreshes it; zero refreshes on every
- * lookup (still one refresh at a time, and no more often than {@code minRefreshInterval})
- * @param minRefreshInterval the least time between the starts of two refreshes, however often the topology is
- * invalidated or expires; also the first back-off step after a failed refresh
+ * @param cacheTtl how long a fetched topology is served before a lookup refreshes it;
+ * zero refreshes on every lookup (still one refresh at a time, and no more often than
+ * {@code minRefreshInterval})
+ * @param minRefreshInterval the least time between the starts of two refreshes, however
+ * often the topology is invalidated or expires; also the first back-off step after a
+ * failed refresh
  * @param preferReplicas whether refreshes ask replicas first when replicas are known
- * @param initialTimeout how long a lookup waits for the refresh another thread runs when no topology exists yet
+ * @param initialTimeout how long a lookup waits for the refresh another thread runs when
+ * no topology exists yet
  * @param observer sees refreshes and lookups, for meters
  */
 public record TopologySettings(Duration cacheTtl, Duration minRefreshInterval, boolean preferReplicas,

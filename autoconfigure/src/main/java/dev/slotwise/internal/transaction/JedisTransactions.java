@@ -21,9 +21,10 @@ import org.springframework.data.redis.connection.jedis.JedisConnection;
 import org.springframework.data.redis.connection.jedis.JedisExceptionConverter;
 
 /**
- * Cluster transactions over Jedis: each runs on a connection borrowed from Jedis's pool of the slot's master and
- * given back at its end (closed instead when its state is in doubt, and then returned to its pool off the caller's
- * thread, {@link BrokenJedisConnections}).
+ * Cluster transactions over Jedis: each runs on a connection borrowed from Jedis's pool
+ * of the slot's master and given back at its end (closed instead when its state is in
+ * doubt, and then returned to its pool off the caller's thread,
+ * {@link BrokenJedisConnections}).
  */
 public final class JedisTransactions {
 
@@ -35,7 +36,8 @@ public final class JedisTransactions {
 	/**
 	 * Creates the transaction state of one cluster connection.
 	 * @param client the cluster client whose node pools transactions borrow from
-	 * @param topologyProvider the factory's topology provider, which names each slot's master
+	 * @param topologyProvider the factory's topology provider, which names each slot's
+	 * master
 	 * @param releaser returns broken connections to their pools off the caller's thread
 	 * @param pipelined whether the connection pipelines
 	 * @param observer sees each transaction end
@@ -46,8 +48,8 @@ public final class JedisTransactions {
 		return new SlotTransaction(new Sessions(client, topologyProvider, releaser), pipelined, observer);
 	}
 
-	private record Sessions(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor releaser)
-			implements NodeSessions {
+	private record Sessions(RedisClusterClient client, ClusterTopologyProvider topologyProvider,
+			Executor releaser) implements NodeSessions {
 
 		@Override
 		public Session open(int slot, byte[] key) {
@@ -55,12 +57,13 @@ public final class JedisTransactions {
 				RedisClusterNode master = this.topologyProvider.getTopology().getKeyServingMasterNode(key);
 				NodeAddress address = JedisNodePools.address(master, this.client.getClusterNodes().keySet());
 				if (address == null) {
-					throw new DataAccessResourceFailureException("No connection pool for " + master.asString()
-							+ ", the master serving slot " + slot);
+					throw new DataAccessResourceFailureException(
+							"No connection pool for " + master.asString() + ", the master serving slot " + slot);
 				}
 				ConnectionPool pool = JedisNodePools.forAddress(this.client, address, key);
 				Connection connection = pool.getResource();
-				// Spring Data Redis's standalone connection over the borrowed socket. It is never closed: without a
+				// Spring Data Redis's standalone connection over the borrowed socket. It
+				// is never closed: without a
 				// pool of its own it would disconnect the socket instead of returning it.
 				return new JedisSession(new JedisConnection(new Jedis(connection)), connection, pool, this.releaser,
 						address.toString());
@@ -69,7 +72,8 @@ public final class JedisTransactions {
 				throw ex;
 			}
 			catch (RuntimeException ex) {
-				// The node is down or unknown: translated as Spring Data Redis translates Jedis's failures.
+				// The node is down or unknown: translated as Spring Data Redis translates
+				// Jedis's failures.
 				DataAccessException translated = EXCEPTIONS.convert(ex);
 				throw (translated != null) ? translated : ex;
 			}
@@ -93,11 +97,14 @@ public final class JedisTransactions {
 				this.nodeConnection.setBroken();
 			}
 			if (this.nodeConnection.isBroken()) {
-				// Its socket closed here (which ends MULTI and WATCH) before the releaser sees it: closing flushes what
+				// Its socket closed here (which ends MULTI and WATCH) before the releaser
+				// sees it: closing flushes what
 				// Jedis still buffers, which two threads must not do at once.
 				disconnect();
-				// The pool opens the replacement of a broken connection as it takes it back: towards a node that
-				// accepts connections but does not answer, that would hold the caller for a whole socket timeout.
+				// The pool opens the replacement of a broken connection as it takes it
+				// back: towards a node that
+				// accepts connections but does not answer, that would hold the caller for
+				// a whole socket timeout.
 				BrokenJedisConnections.returnOffThread(this.nodeConnection, this.pool, this.releaser);
 				return;
 			}
@@ -105,7 +112,8 @@ public final class JedisTransactions {
 				this.nodeConnection.close();
 			}
 			catch (RuntimeException ex) {
-				// The pool is closed: the transaction's own failure is what the caller must see, and the socket must
+				// The pool is closed: the transaction's own failure is what the caller
+				// must see, and the socket must
 				// close.
 				disconnect();
 			}

@@ -30,14 +30,17 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 
 /**
- * Cluster transactions over Lettuce. Never on the shared cluster connection: a {@code MULTI} there would take in the
- * commands every other thread sends meanwhile. Each transaction runs on a dedicated connection to the slot's master,
- * opened through a standalone {@link RedisClient} on the cluster client's {@code ClientResources}, options and node
- * URIs (credentials, TLS), kept idle per node between transactions. Those connections do not reconnect by themselves:
- * a reconnecting Lettuce connection replays the commands it buffered, which for a transaction would send queued
- * commands without their {@code MULTI}; a dropped one fails the transaction instead.
+ * Cluster transactions over Lettuce. Never on the shared cluster connection: a
+ * {@code MULTI} there would take in the commands every other thread sends meanwhile. Each
+ * transaction runs on a dedicated connection to the slot's master, opened through a
+ * standalone {@link RedisClient} on the cluster client's {@code ClientResources}, options
+ * and node URIs (credentials, TLS), kept idle per node between transactions. Those
+ * connections do not reconnect by themselves: a reconnecting Lettuce connection replays
+ * the commands it buffered, which for a transaction would send queued commands without
+ * their {@code MULTI}; a dropped one fails the transaction instead.
  * <p>
- * One instance per connection factory; {@link #close()} closes the idle connections and the standalone client.
+ * One instance per connection factory; {@link #close()} closes the idle connections and
+ * the standalone client.
  */
 public final class LettuceTransactions implements AutoCloseable {
 
@@ -59,8 +62,8 @@ public final class LettuceTransactions implements AutoCloseable {
 	private boolean closed;
 
 	/**
-	 * Creates an instance that connects through whatever cluster client the supplier returns at that moment (a
-	 * restarted factory has a new one).
+	 * Creates an instance that connects through whatever cluster client the supplier
+	 * returns at that moment (a restarted factory has a new one).
 	 * @param clusterClient the factory's current native client
 	 */
 	public LettuceTransactions(Supplier<@Nullable AbstractRedisClient> clusterClient) {
@@ -131,8 +134,8 @@ public final class LettuceTransactions implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the standalone client of the running cluster client, made anew (and the old one's connections closed)
-	 * when the factory restarted.
+	 * Returns the standalone client of the running cluster client, made anew (and the old
+	 * one's connections closed) when the factory restarted.
 	 */
 	private RedisClient nodeClient(RedisClusterClient cluster) {
 		RedisClient client = this.nodeClient;
@@ -144,7 +147,8 @@ public final class LettuceTransactions implements AutoCloseable {
 			client.shutdownAsync();
 		}
 		client = RedisClient.create(cluster.getResources());
-		// No reconnect and no buffering while disconnected: nothing queued may ever reach the server outside MULTI.
+		// No reconnect and no buffering while disconnected: nothing queued may ever reach
+		// the server outside MULTI.
 		client.setOptions(ClientOptions.copyOf(cluster.getOptions())
 			.mutate()
 			.autoReconnect(false)
@@ -167,8 +171,8 @@ public final class LettuceTransactions implements AutoCloseable {
 	}
 
 	/**
-	 * Closes the idle connections and the standalone client, as the factory stops; a restarted factory's first
-	 * transaction opens new ones.
+	 * Closes the idle connections and the standalone client, as the factory stops; a
+	 * restarted factory's first transaction opens new ones.
 	 */
 	public void stop() {
 		shutdown(false);
@@ -192,7 +196,8 @@ public final class LettuceTransactions implements AutoCloseable {
 			this.connectedClient = null;
 		}
 		if (client != null) {
-			// The resources are the factory's: shutting this client down leaves them running.
+			// The resources are the factory's: shutting this client down leaves them
+			// running.
 			client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		}
 	}
@@ -208,8 +213,10 @@ public final class LettuceTransactions implements AutoCloseable {
 		@Override
 		public Session open(int slot, byte[] key) {
 			Borrowed borrowed = borrow(slot);
-			// Spring Data Redis's standalone connection, all of whose commands (there is no shared connection) go to
-			// the dedicated one the provider hands out: this node connection. It is never closed: the connection is
+			// Spring Data Redis's standalone connection, all of whose commands (there is
+			// no shared connection) go to
+			// the dedicated one the provider hands out: this node connection. It is never
+			// closed: the connection is
 			// given back here.
 			LettuceConnection standalone = new LettuceConnection(null, new FixedProvider(borrowed.connection()),
 					this.timeoutMillis, 0);
@@ -240,10 +247,11 @@ public final class LettuceTransactions implements AutoCloseable {
 	}
 
 	/**
-	 * Hands Spring Data Redis the one node connection, and leaves its release to the transaction.
+	 * Hands Spring Data Redis the one node connection, and leaves its release to the
+	 * transaction.
 	 */
-	private record FixedProvider(StatefulRedisConnection<byte[], byte[]> connection)
-			implements LettuceConnectionProvider {
+	private record FixedProvider(
+			StatefulRedisConnection<byte[], byte[]> connection) implements LettuceConnectionProvider {
 
 		@Override
 		public <T extends StatefulConnection<?, ?>> CompletionStage<T> getConnectionAsync(Class<T> connectionType) {

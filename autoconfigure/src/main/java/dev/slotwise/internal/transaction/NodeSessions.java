@@ -12,8 +12,8 @@ interface NodeSessions {
 	 * @param slot the slot
 	 * @param key a key of the slot
 	 * @return the session
-	 * @throws org.springframework.dao.DataAccessException translated as Spring Data Redis translates the client's
-	 * failures when no connection can be had
+	 * @throws org.springframework.dao.DataAccessException translated as Spring Data Redis
+	 * translates the client's failures when no connection can be had
 	 */
 	Session open(int slot, byte[] key);
 
@@ -28,7 +28,8 @@ interface NodeSessions {
 	interface Session {
 
 		/**
-		 * Returns Spring Data Redis's standalone connection over the node connection, which queues, runs and converts.
+		 * Returns Spring Data Redis's standalone connection over the node connection,
+		 * which queues, runs and converts.
 		 * @return the standalone connection
 		 */
 		RedisConnection connection();
@@ -41,8 +42,8 @@ interface NodeSessions {
 
 		/**
 		 * Gives the node connection back.
-		 * @param reusable whether it is known to be in its initial state (no {@code MULTI}, no {@code WATCH}); when not,
-		 * it is closed
+		 * @param reusable whether it is known to be in its initial state (no
+		 * {@code MULTI}, no {@code WATCH}); when not, it is closed
 		 */
 		void release(boolean reusable);
 

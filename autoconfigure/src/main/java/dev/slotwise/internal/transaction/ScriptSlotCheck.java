@@ -10,9 +10,10 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.RedisScriptingCommands;
 
 /**
- * Refuses, before anything is sent, a script ({@code eval}, {@code evalSha}) whose keys hash to more than one slot:
- * on a cluster the server would answer {@code CROSSSLOT} after the script reached a node (or, for keys the node
- * serves none of, {@code MOVED}). One instance per connection; not thread-safe, like the connection.
+ * Refuses, before anything is sent, a script ({@code eval}, {@code evalSha}) whose keys
+ * hash to more than one slot: on a cluster the server would answer {@code CROSSSLOT}
+ * after the script reached a node (or, for keys the node serves none of, {@code MOVED}).
+ * One instance per connection; not thread-safe, like the connection.
  */
 public final class ScriptSlotCheck {
 
@@ -21,7 +22,8 @@ public final class ScriptSlotCheck {
 	private @Nullable RedisScriptingCommands checked;
 
 	/**
-	 * Returns scripting commands that check a script's keys and then run it on the given ones.
+	 * Returns scripting commands that check a script's keys and then run it on the given
+	 * ones.
 	 * @param direct the connection's scripting commands
 	 * @return the checking commands
 	 */

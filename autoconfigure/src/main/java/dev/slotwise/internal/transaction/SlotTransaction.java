@@ -30,26 +30,31 @@ import org.springframework.data.redis.connection.RedisStringCommands;
 import org.springframework.data.redis.connection.RedisZSetCommands;
 
 /**
- * A transaction bound to one slot: {@code multi()} waits for the first key (of a queued command or of
- * {@code watch}); its slot picks the master, on whose connection (a session of the transaction's own) Spring Data
- * Redis's standalone connection sends {@code MULTI}, queues each command and converts the {@code EXEC} results.
- * A key of another slot is refused before anything more is sent, and the transaction is discarded. An {@code EXEC}
- * that fails because the slot moved while the commands were queued ({@code MOVED}/{@code ASK} in reply to a queued
- * command make the server answer {@code EXECABORT}) throws a {@link TransientDataAccessResourceException}: nothing
- * was applied and the transaction may be retried. Queued commands are never sent again.
+ * A transaction bound to one slot: {@code multi()} waits for the first key (of a queued
+ * command or of {@code watch}); its slot picks the master, on whose connection (a session
+ * of the transaction's own) Spring Data Redis's standalone connection sends
+ * {@code MULTI}, queues each command and converts the {@code EXEC} results. A key of
+ * another slot is refused before anything more is sent, and the transaction is discarded.
+ * An {@code EXEC} that fails because the slot moved while the commands were queued
+ * ({@code MOVED}/{@code ASK} in reply to a queued command make the server answer
+ * {@code EXECABORT}) throws a {@link TransientDataAccessResourceException}: nothing was
+ * applied and the transaction may be retried. Queued commands are never sent again.
  */
 final class SlotTransaction implements ClusterTransaction {
 
-	private static final Map<Class<?>, Function<RedisConnection, Object>> GROUPS = Map.of(
-			RedisStringCommands.class, RedisConnection::stringCommands, RedisHashCommands.class,
-			RedisConnection::hashCommands, RedisListCommands.class, RedisConnection::listCommands,
-			RedisSetCommands.class, RedisConnection::setCommands, RedisZSetCommands.class,
-			RedisConnection::zSetCommands, RedisKeyCommands.class, RedisConnection::keyCommands,
-			RedisHyperLogLogCommands.class, RedisConnection::hyperLogLogCommands, RedisGeoCommands.class,
-			RedisConnection::geoCommands, RedisStreamCommands.class, RedisConnection::streamCommands,
-			RedisScriptingCommands.class, RedisConnection::scriptingCommands);
+	private static final Map<Class<?>, Function<RedisConnection, Object>> GROUPS = Map.of(RedisStringCommands.class,
+			RedisConnection::stringCommands, RedisHashCommands.class, RedisConnection::hashCommands,
+			RedisListCommands.class, RedisConnection::listCommands, RedisSetCommands.class,
+			RedisConnection::setCommands, RedisZSetCommands.class, RedisConnection::zSetCommands,
+			RedisKeyCommands.class, RedisConnection::keyCommands, RedisHyperLogLogCommands.class,
+			RedisConnection::hyperLogLogCommands, RedisGeoCommands.class, RedisConnection::geoCommands,
+			RedisStreamCommands.class, RedisConnection::streamCommands, RedisScriptingCommands.class,
+			RedisConnection::scriptingCommands);
 
-	/** How many distinct keys an aborted {@code EXEC} probes to find out whether their slot moved. */
+	/**
+	 * How many distinct keys an aborted {@code EXEC} probes to find out whether their
+	 * slot moved.
+	 */
 	private static final int MAX_PROBED_KEYS = 16;
 
 	private final NodeSessions sessions;
@@ -74,7 +79,10 @@ final class SlotTransaction implements ClusterTransaction {
 
 	private long startedAt;
 
-	/** The observation from {@code multi()} to the end, {@link Observed#NONE} outside a transaction. */
+	/**
+	 * The observation from {@code multi()} to the end, {@link Observed#NONE} outside a
+	 * transaction.
+	 */
 	private Observed observed = Observed.NONE;
 
 	private final List<byte[]> keys = new ArrayList<>();
@@ -103,7 +111,8 @@ final class SlotTransaction implements ClusterTransaction {
 		if (current == null) {
 			this.startedAt = System.nanoTime();
 		}
-		// From MULTI on (a WATCH before it is timed by the meters only: a watch undone by unwatch() is no transaction).
+		// From MULTI on (a WATCH before it is timed by the meters only: a watch undone by
+		// unwatch() is no transaction).
 		this.observed = this.observer.start();
 		if (current != null) {
 			send(current, () -> current.connection().multi());
@@ -178,7 +187,8 @@ final class SlotTransaction implements ClusterTransaction {
 		}
 		catch (InvocationTargetException ex) {
 			Throwable cause = ex.getCause();
-			if (!(cause instanceof IllegalArgumentException) && !(cause instanceof InvalidDataAccessApiUsageException)) {
+			if (!(cause instanceof IllegalArgumentException)
+					&& !(cause instanceof InvalidDataAccessApiUsageException)) {
 				// The node failed or the connection is in doubt: end here, never resend.
 				end(Outcome.FAILED, false, cause);
 			}
@@ -285,7 +295,8 @@ final class SlotTransaction implements ClusterTransaction {
 	@Override
 	public void close() {
 		if (this.session != null || this.multi) {
-			// A MULTI or WATCH left open: the connection is closed rather than cleaned, the server forgets both.
+			// A MULTI or WATCH left open: the connection is closed rather than cleaned,
+			// the server forgets both.
 			end(Outcome.DISCARDED, false, null);
 		}
 	}
@@ -308,7 +319,8 @@ final class SlotTransaction implements ClusterTransaction {
 	}
 
 	/**
-	 * Runs a step on the session; a failure ends the transaction (the connection is closed, nothing is resent).
+	 * Runs a step on the session; a failure ends the transaction (the connection is
+	 * closed, nothing is resent).
 	 */
 	private void send(Session session, Runnable step) {
 		try {
@@ -359,11 +371,12 @@ final class SlotTransaction implements ClusterTransaction {
 	}
 
 	/**
-	 * Tells an {@code EXEC} aborted because the slot moved while queueing from any other failure: the server answers
-	 * {@code EXECABORT} to both. The redirect is in the failure itself when the client kept the queued replies
-	 * (Jedis adds them as suppressed exceptions, Lettuce reports the first queued error instead of the
-	 * {@code EXECABORT}); otherwise the transaction's keys are probed on the node, which answers
-	 * {@code MOVED}/{@code ASK}/{@code TRYAGAIN} for a key it no longer serves.
+	 * Tells an {@code EXEC} aborted because the slot moved while queueing from any other
+	 * failure: the server answers {@code EXECABORT} to both. The redirect is in the
+	 * failure itself when the client kept the queued replies (Jedis adds them as
+	 * suppressed exceptions, Lettuce reports the first queued error instead of the
+	 * {@code EXECABORT}); otherwise the transaction's keys are probed on the node, which
+	 * answers {@code MOVED}/{@code ASK}/{@code TRYAGAIN} for a key it no longer serves.
 	 */
 	private @Nullable RuntimeException slotMoved(Session current, RuntimeException failure) {
 		String redirect = redirect(failure);

@@ -12,8 +12,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisScriptingCommands;
 
 /**
- * The keys of a call, by which a transaction's slot is chosen and checked: the pipeline's reading of Spring Data
- * Redis's interfaces, plus scripts, whose keys are the first {@code numKeys} of {@code keysAndArgs}.
+ * The keys of a call, by which a transaction's slot is chosen and checked: the pipeline's
+ * reading of Spring Data Redis's interfaces, plus scripts, whose keys are the first
+ * {@code numKeys} of {@code keysAndArgs}.
  */
 final class TransactionKeys {
 
@@ -29,7 +30,8 @@ final class TransactionKeys {
 	}
 
 	/**
-	 * Returns the keys of {@code eval}/{@code evalSha}, or {@code null} for the other scripting methods.
+	 * Returns the keys of {@code eval}/{@code evalSha}, or {@code null} for the other
+	 * scripting methods.
 	 */
 	static @Nullable List<byte[]> scriptKeys(Method method, @Nullable Object @Nullable [] args) {
 		String name = method.getName();

@@ -18,8 +18,8 @@ public interface TransactionObserver {
 	};
 
 	/**
-	 * Returns one observer that passes everything to each of the given ones: {@link #NONE} for none, the observer
-	 * itself for one.
+	 * Returns one observer that passes everything to each of the given ones:
+	 * {@link #NONE} for none, the observer itself for one.
 	 * @param observers the observers
 	 * @return the observer
 	 */
@@ -28,10 +28,11 @@ public interface TransactionObserver {
 	}
 
 	/**
-	 * Called when a transaction starts ({@code multi()}, or the {@code watch} before it), on the caller's thread. The
-	 * transaction sets the number of commands it queued ({@link Observed#resize}) and ends what this returns with its
-	 * {@link Outcome#tag() outcome} when it ends, on the caller's thread; it does not keep it current between its
-	 * calls (they are separate calls of the application).
+	 * Called when a transaction starts ({@code multi()}, or the {@code watch} before it),
+	 * on the caller's thread. The transaction sets the number of commands it queued
+	 * ({@link Observed#resize}) and ends what this returns with its {@link Outcome#tag()
+	 * outcome} when it ends, on the caller's thread; it does not keep it current between
+	 * its calls (they are separate calls of the application).
 	 * @return the transaction's observation; {@link Observed#NONE} by default
 	 */
 	default Observed start() {
@@ -39,7 +40,8 @@ public interface TransactionObserver {
 	}
 
 	/**
-	 * Called once per transaction that reached a node (or was refused before reaching one), on the caller's thread.
+	 * Called once per transaction that reached a node (or was refused before reaching
+	 * one), on the caller's thread.
 	 * @param outcome how it ended
 	 * @param commands how many commands it queued
 	 * @param nanos from {@code multi()} (or the first {@code watch}) to its end
@@ -60,7 +62,10 @@ public interface TransactionObserver {
 		/** {@code DISCARD}, or closed before {@code EXEC}. */
 		DISCARDED,
 
-		/** Refused before sending (keys of another slot, a command with no key or no place in a transaction). */
+		/**
+		 * Refused before sending (keys of another slot, a command with no key or no place
+		 * in a transaction).
+		 */
 		REFUSED,
 
 		/** The slot moved while the commands were queued; nothing was applied. */

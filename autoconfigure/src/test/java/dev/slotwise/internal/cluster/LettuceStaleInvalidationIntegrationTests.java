@@ -18,10 +18,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A multi-key call over Lettuce that was routed before the client applied a topology change, and fails or is
- * redirected after it, asks for no refresh: the change explains what it saw (issue 19: in a fleet's outage, the calls
- * in flight when the failover was found timed out just after it and each instance refreshed once more for nothing).
- * A call routed after the change still asks. Counted on the servers, around a real failover
+ * A multi-key call over Lettuce that was routed before the client applied a topology
+ * change, and fails or is redirected after it, asks for no refresh: the change explains
+ * what it saw (issue 19: in a fleet's outage, the calls in flight when the failover was
+ * found timed out just after it and each instance refreshed once more for nothing). A
+ * call routed after the change still asks. Counted on the servers, around a real failover
  * ({@code CLUSTER FAILOVER TAKEOVER}).
  */
 @WithRedisCluster(dedicated = true)
@@ -42,8 +43,7 @@ class LettuceStaleInvalidationIntegrationTests {
 			SlotwiseLettuceConnectionFactory factory = context.getBean(SlotwiseLettuceConnectionFactory.class);
 			factory.getClusterConnection().close();
 			RedisClusterClient client = (RedisClusterClient) factory.getRequiredNativeClient();
-			LettucePartitionRefresher refresher = new LettucePartitionRefresher(
-					factory, INTERVAL);
+			LettucePartitionRefresher refresher = new LettucePartitionRefresher(factory, INTERVAL);
 			RedisNode master = cluster.masters().get(0);
 			RedisNode replica = cluster.replicasOf(master).get(0);
 			long routedBefore = System.nanoTime();
@@ -53,12 +53,14 @@ class LettuceStaleInvalidationIntegrationTests {
 			client.refreshPartitionsAsync().toCompletableFuture().join();
 			assertThat(LettuceTopology.changedSince(client, routedBefore)).as("the refresh found the promotion")
 				.isTrue();
-			// Past the quiet step that follows a settled change (two intervals): only the call's age can stop it.
+			// Past the quiet step that follows a settled change (two intervals): only the
+			// call's age can stop it.
 			Thread.sleep(3 * INTERVAL.toMillis());
 			cluster.resetStats();
 			refresher.refresh(routedBefore);
 			Thread.sleep(INTERVAL.toMillis());
-			assertThat(cluster.totalCommandCalls("cluster|nodes")).as("CLUSTER NODES for a call routed before the change")
+			assertThat(cluster.totalCommandCalls("cluster|nodes"))
+				.as("CLUSTER NODES for a call routed before the change")
 				.isZero();
 			refresher.refresh(System.nanoTime());
 			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();

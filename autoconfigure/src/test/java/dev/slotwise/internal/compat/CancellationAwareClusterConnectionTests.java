@@ -28,8 +28,8 @@ import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 
 /**
- * {@link LettuceInternals#clusterConnection} with a writer that wraps each command the way Lettuce's cluster writer
- * does (a wrapper done only when it completed itself).
+ * {@link LettuceInternals#clusterConnection} with a writer that wraps each command the
+ * way Lettuce's cluster writer does (a wrapper done only when it completed itself).
  */
 class CancellationAwareClusterConnectionTests {
 
@@ -78,7 +78,10 @@ class CancellationAwareClusterConnectionTests {
 		return new AsyncCommand<>(new Command<>(CommandType.SET, new StatusOutput<>(StringCodec.UTF8)));
 	}
 
-	/** Like Lettuce's package-private {@code ClusterCommand}: done only when it completed itself. */
+	/**
+	 * Like Lettuce's package-private {@code ClusterCommand}: done only when it completed
+	 * itself.
+	 */
 	static final class OwnFlagWrapper<K, V, T> extends CommandWrapper<K, V, T> {
 
 		private volatile boolean completed;

@@ -21,9 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;
 
 /**
- * The self-checks of every library internal Slotwise relies on pass against the Jedis and Lettuce on the class path:
- * a library upgrade that renames or removes one fails here (and in the integration test named beside each fast path
- * in docs/how-it-plugs-in.md), not silently in production.
+ * The self-checks of every library internal Slotwise relies on pass against the Jedis and
+ * Lettuce on the class path: a library upgrade that renames or removes one fails here
+ * (and in the integration test named beside each fast path in docs/how-it-plugs-in.md),
+ * not silently in production.
  */
 class LibraryInternalsTests {
 
@@ -45,7 +46,8 @@ class LibraryInternalsTests {
 	@Test
 	void jedisProviderSettingsAreReadable() {
 		assertThat(JedisInternals.renewalPacing().problem()).isNull();
-		// Nothing to create the provider from: the builder is left to say so when it builds.
+		// Nothing to create the provider from: the builder is left to say so when it
+		// builds.
 		assertThat(JedisInternals.paceRenewals(redis.clients.jedis.RedisClusterClient.builder(),
 				java.time.Duration.ofMillis(250)))
 			.isFalse();
@@ -62,7 +64,8 @@ class LibraryInternalsTests {
 		CommandListener listener = new CommandListener() {
 		};
 		CommandListenerWriter writer = new CommandListenerWriter(mock(RedisChannelWriter.class), List.of(listener));
-		assertThat(LettuceInternals.commandListener(writer)).isInstanceOf(CommandListenerWriter.CommandListenerMulticaster.class);
+		assertThat(LettuceInternals.commandListener(writer))
+			.isInstanceOf(CommandListenerWriter.CommandListenerMulticaster.class);
 	}
 
 	@Test

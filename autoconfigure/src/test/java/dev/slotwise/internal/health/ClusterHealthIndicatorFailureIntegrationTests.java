@@ -22,9 +22,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A master that stops answering turns the cluster's health {@code DOWN} within one round of probes, naming it, and
- * {@code UP} again once it is back. Three masters without replicas, so that nothing fails over; dedicated because a
- * node is stopped.
+ * A master that stops answering turns the cluster's health {@code DOWN} within one round
+ * of probes, naming it, and {@code UP} again once it is back. Three masters without
+ * replicas, so that nothing fails over; dedicated because a node is stopped.
  */
 @WithRedisCluster(masters = 3, replicasPerMaster = 0, dedicated = true)
 class ClusterHealthIndicatorFailureIntegrationTests {

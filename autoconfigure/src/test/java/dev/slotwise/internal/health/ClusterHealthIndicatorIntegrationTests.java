@@ -26,8 +26,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The cluster health indicator on a real cluster of three masters with one replica each: what it reports, what it
- * costs the servers, and when it takes Spring Boot's place.
+ * The cluster health indicator on a real cluster of three masters with one replica each:
+ * what it reports, what it costs the servers, and when it takes Spring Boot's place.
  */
 @WithRedisCluster
 class ClusterHealthIndicatorIntegrationTests {
@@ -65,10 +65,12 @@ class ClusterHealthIndicatorIntegrationTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "jedis", "lettuce" })
 	void eachCheckSendsOnePingToOneMasterInTurnAndNeverClusterNodes(String client, RedisTestCluster cluster) {
-		// A topology cache of 1s, and checks spread over more than twice that: a check never refreshes it.
+		// A topology cache of 1s, and checks spread over more than twice that: a check
+		// never refreshes it.
 		cluster(client, cluster).withPropertyValues("slotwise.topology.cache-ttl=1s").run((context) -> {
 			HealthIndicator indicator = context.getBean("redisHealthContributor", HealthIndicator.class);
-			// One round first: every master's connection is open before the count starts (Lettuce PINGs a node
+			// One round first: every master's connection is open before the count starts
+			// (Lettuce PINGs a node
 			// connection it opens).
 			for (int i = 0; i < 3; i++) {
 				assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
@@ -80,7 +82,8 @@ class ClusterHealthIndicatorIntegrationTests {
 				assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
 				TimeUnit.MILLISECONDS.sleep(200);
 			}
-			// Masters only: a replica also counts the PING its master sends down the replication link every 10s.
+			// Masters only: a replica also counts the PING its master sends down the
+			// replication link every 10s.
 			for (RedisNode master : masters) {
 				assertThat(cluster.commandCalls(master, "ping")).as("PINGs to %s", master).isEqualTo(checks / 3);
 			}
@@ -92,11 +95,10 @@ class ClusterHealthIndicatorIntegrationTests {
 	@Test
 	void backsOffWhenTheApplicationDefinesItsOwnRedisHealthIndicator(RedisTestCluster cluster) {
 		HealthIndicator own = () -> Health.up().withDetail("own", true).build();
-		cluster("jedis", cluster).withBean("redisHealthIndicator", HealthIndicator.class, () -> own)
-			.run((context) -> {
-				assertThat(context).doesNotHaveBean("redisHealthContributor");
-				assertThat(context.getBean("redisHealthIndicator")).isSameAs(own);
-			});
+		cluster("jedis", cluster).withBean("redisHealthIndicator", HealthIndicator.class, () -> own).run((context) -> {
+			assertThat(context).doesNotHaveBean("redisHealthContributor");
+			assertThat(context.getBean("redisHealthIndicator")).isSameAs(own);
+		});
 	}
 
 	@Test

@@ -26,9 +26,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The near cache in the cluster health details, on a real cluster: each node's invalidation link when it tracks, the
- * refusal when the servers refuse tracking (an ACL user without {@code CLIENT TRACKING}), nothing when it is off; the
- * status stays {@code UP} in every case, since the application reads Redis without the near cache.
+ * The near cache in the cluster health details, on a real cluster: each node's
+ * invalidation link when it tracks, the refusal when the servers refuse tracking (an ACL
+ * user without {@code CLIENT TRACKING}), nothing when it is off; the status stays
+ * {@code UP} in every case, since the application reads Redis without the near cache.
  */
 @WithRedisCluster
 class NearCacheHealthIntegrationTests {
@@ -70,9 +71,8 @@ class NearCacheHealthIntegrationTests {
 
 	private void refusal(String client, RedisTestCluster cluster) {
 		for (RedisNode node : cluster.nodes()) {
-			cluster.withAdmin(node,
-					(Jedis jedis) -> jedis.aclSetUser(USER, "reset", "on", ">secret", "~*", "&*", "+@all",
-							"-client|tracking"));
+			cluster.withAdmin(node, (Jedis jedis) -> jedis.aclSetUser(USER, "reset", "on", ">secret", "~*", "&*",
+					"+@all", "-client|tracking"));
 		}
 		try {
 			cluster(client, cluster)

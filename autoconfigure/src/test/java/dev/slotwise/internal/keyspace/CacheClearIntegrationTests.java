@@ -38,14 +38,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Clearing a Redis cache of 100,000 entries on a real cluster, both clients, through Spring Boot's cache
- * auto-configuration. By default Slotwise's batch strategy ({@link ClusterCacheClear}, set by
- * {@link SlotwiseCacheAutoConfiguration}) clears: every entry goes, every unrelated key stays, no master runs
- * {@code KEYS}, no {@code DEL} of the keys comes back, and a side connection pinging every master meanwhile sees no
- * stall; the same clear over plain Spring Boot ({@code slotwise.enabled=false}) runs {@code KEYS} on every master. An
- * application's own writer with one of Spring Data Redis's strategies is respected: its {@code KEYS} runs as it asked
- * (on every master at once), its {@code SCAN} over Slotwise's cluster-wide scan, where plain Spring Data Redis over
- * Jedis cannot scan a cluster at all.
+ * Clearing a Redis cache of 100,000 entries on a real cluster, both clients, through
+ * Spring Boot's cache auto-configuration. By default Slotwise's batch strategy
+ * ({@link ClusterCacheClear}, set by {@link SlotwiseCacheAutoConfiguration}) clears:
+ * every entry goes, every unrelated key stays, no master runs {@code KEYS}, no
+ * {@code DEL} of the keys comes back, and a side connection pinging every master
+ * meanwhile sees no stall; the same clear over plain Spring Boot
+ * ({@code slotwise.enabled=false}) runs {@code KEYS} on every master. An application's
+ * own writer with one of Spring Data Redis's strategies is respected: its {@code KEYS}
+ * runs as it asked (on every master at once), its {@code SCAN} over Slotwise's
+ * cluster-wide scan, where plain Spring Data Redis over Jedis cannot scan a cluster at
+ * all.
  */
 @WithRedisCluster
 class CacheClearIntegrationTests {
@@ -58,8 +61,7 @@ class CacheClearIntegrationTests {
 	void cacheClearRemovesEveryEntryAsConfigured(String client, String strategy, RedisTestCluster cluster) {
 		long[] slotwisePing = new long[1];
 		String[] slotwiseSlowest = new String[1];
-		cacheRunner(client, cluster, strategy)
-			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
+		cacheRunner(client, cluster, strategy).withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.run((context) -> {
 				RedisConnectionFactory factory = context.getBean(RedisConnectionFactory.class);
@@ -75,16 +77,19 @@ class CacheClearIntegrationTests {
 				long millis = (System.nanoTime() - started) / 1_000_000;
 				assertRemaining(cluster, factory, unrelated);
 				for (RedisNode master : cluster.masters()) {
-					// The application's KEYS strategy is respected: one KEYS per master, as over plain Spring Data.
+					// The application's KEYS strategy is respected: one KEYS per master,
+					// as over plain Spring Data.
 					assertThat(cluster.commandCalls(master, "keys")).as("KEYS on %s", master)
 						.isEqualTo(strategy.equals("keys") ? 1 : 0);
 				}
 				if (strategy.equals("slotwise")) {
-					// Slotwise's strategy removed every key where the walks found it: no DEL of them came back.
+					// Slotwise's strategy removed every key where the walks found it: no
+					// DEL of them came back.
 					assertThat(cluster.totalCommandCalls("unlink")).as("UNLINK").isPositive();
 					assertThat(cluster.totalCommandCalls("del")).as("DEL").isZero();
 					MeterRegistry registry = context.getBean(MeterRegistry.class);
-					// SCAN may return a key twice when deletions shrink a node's table under its cursor.
+					// SCAN may return a key twice when deletions shrink a node's table
+					// under its cursor.
 					assertThat(registry.get(KeyspaceMeters.DELETED).tag("client", client).counter().count())
 						.isBetween((double) ENTRIES, ENTRIES * 1.01);
 				}
@@ -97,15 +102,18 @@ class CacheClearIntegrationTests {
 					populate(factory);
 					cache.clear();
 					assertThat(KeyspaceTestSupport.eventually(Duration.ofSeconds(30),
-							() -> dbSize(cluster) == unrelated.size())).as("async clear done").isTrue();
+							() -> dbSize(cluster) == unrelated.size()))
+						.as("async clear done")
+						.isTrue();
 					assertRemaining(cluster, factory, unrelated);
 					for (RedisNode master : cluster.masters()) {
 						assertThat(cluster.commandCalls(master, "keys")).as("KEYS on %s", master).isZero();
 					}
 				}
-				System.out.printf("[keyspace] %s %s-strategy cache clear of %,d: %d ms, worst PING %.1f ms, slowest "
-						+ "command on a master %s%n", client, strategy, ENTRIES, millis, slotwisePing[0] / 1000.0,
-						slotwiseSlowest[0]);
+				System.out.printf(
+						"[keyspace] %s %s-strategy cache clear of %,d: %d ms, worst PING %.1f ms, slowest "
+								+ "command on a master %s%n",
+						client, strategy, ENTRIES, millis, slotwisePing[0] / 1000.0, slotwiseSlowest[0]);
 			});
 		cacheRunner(client, cluster, strategy).withPropertyValues("slotwise.enabled=false").run((context) -> {
 			RedisConnectionFactory factory = context.getBean(RedisConnectionFactory.class);
@@ -128,20 +136,24 @@ class CacheClearIntegrationTests {
 			long millis = (System.nanoTime() - started) / 1_000_000;
 			assertRemaining(cluster, factory, unrelated);
 			if (!strategy.equals("scan")) {
-				// Spring Boot's default writer and the application's KEYS strategy both run KEYS on every master.
+				// Spring Boot's default writer and the application's KEYS strategy both
+				// run KEYS on every master.
 				for (RedisNode master : cluster.masters()) {
 					assertThat(cluster.commandCalls(master, "keys")).as("KEYS on %s", master).isOne();
 				}
 			}
-			System.out.printf("[keyspace] %s %s-strategy cache clear of %,d, plain Spring Data: %d ms, worst PING "
-					+ "%.1f ms (Slotwise %.1f ms), slowest command on a master %s (Slotwise %s)%n", client, strategy,
-					ENTRIES, millis, worst / 1000.0, slotwisePing[0] / 1000.0, slowest, slotwiseSlowest[0]);
+			System.out.printf(
+					"[keyspace] %s %s-strategy cache clear of %,d, plain Spring Data: %d ms, worst PING "
+							+ "%.1f ms (Slotwise %.1f ms), slowest command on a master %s (Slotwise %s)%n",
+					client, strategy, ENTRIES, millis, worst / 1000.0, slotwisePing[0] / 1000.0, slowest,
+					slotwiseSlowest[0]);
 		});
 	}
 
 	/**
-	 * Spring Boot's Redis cache auto-configuration over the cluster, with the application's own writer (Spring Data
-	 * Redis's non-locking writer with its {@code scan} or {@code keys} strategy) unless {@code slotwise}.
+	 * Spring Boot's Redis cache auto-configuration over the cluster, with the
+	 * application's own writer (Spring Data Redis's non-locking writer with its
+	 * {@code scan} or {@code keys} strategy) unless {@code slotwise}.
 	 */
 	private static ApplicationContextRunner cacheRunner(String client, RedisTestCluster cluster, String strategy) {
 		ApplicationContextRunner runner = KeyspaceTestSupport.runner(client, cluster)
@@ -185,8 +197,8 @@ class CacheClearIntegrationTests {
 	}
 
 	/**
-	 * Writes the cache's entries ({@code things::i}, Spring's default key prefix) and unrelated keys, some of which
-	 * share the prefix's first letters.
+	 * Writes the cache's entries ({@code things::i}, Spring's default key prefix) and
+	 * unrelated keys, some of which share the prefix's first letters.
 	 */
 	private static Set<String> populate(RedisConnectionFactory factory) {
 		try (RedisClusterConnection connection = factory.getClusterConnection()) {
@@ -215,8 +227,9 @@ class CacheClearIntegrationTests {
 	}
 
 	/**
-	 * The server's own account of what blocked a master: every command slower than 1 ms in each master's slow log
-	 * while open (the threshold is set back to the default on close).
+	 * The server's own account of what blocked a master: every command slower than 1 ms
+	 * in each master's slow log while open (the threshold is set back to the default on
+	 * close).
 	 */
 	static final class SlowLog implements AutoCloseable {
 
@@ -268,7 +281,8 @@ class CacheClearIntegrationTests {
 	}
 
 	/**
-	 * Pings every master every 2 ms from connections of its own, keeping the worst round trip.
+	 * Pings every master every 2 ms from connections of its own, keeping the worst round
+	 * trip.
 	 */
 	static final class Pinger implements AutoCloseable {
 

@@ -24,9 +24,9 @@ import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 
 /**
- * Slotwise's batch strategy over an in-memory cluster: on a connection whose {@code scan} is the cluster-wide scan it
- * removes every key where its walk found it and sends nothing back; on any other connection it deletes what the scan
- * returns, a page at a time.
+ * Slotwise's batch strategy over an in-memory cluster: on a connection whose {@code scan}
+ * is the cluster-wide scan it removes every key where its walk found it and sends nothing
+ * back; on any other connection it deletes what the scan returns, a page at a time.
  */
 class ClusterCacheClearTests {
 

@@ -39,9 +39,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The cluster-wide scan and keys on a real cluster, both clients: every key once or more with match and type, every
- * master walked, early close stopping every walk, and the difference to plain Spring Data Redis
- * ({@code slotwise.enabled=false}): over Jedis it refuses to scan a cluster.
+ * The cluster-wide scan and keys on a real cluster, both clients: every key once or more
+ * with match and type, every master walked, early close stopping every walk, and the
+ * difference to plain Spring Data Redis ({@code slotwise.enabled=false}): over Jedis it
+ * refuses to scan a cluster.
  */
 @WithRedisCluster
 class ClusterScanIntegrationTests {
@@ -70,7 +71,8 @@ class ClusterScanIntegrationTests {
 				StringRedisTemplate template = new StringRedisTemplate(factory);
 				long started = System.nanoTime();
 				Scanned all;
-				try (Cursor<String> cursor = template.scan(ScanOptions.scanOptions().match("scan:*").count(1000).build())) {
+				try (Cursor<String> cursor = template
+					.scan(ScanOptions.scanOptions().match("scan:*").count(1000).build())) {
 					all = drainStrings(cursor);
 				}
 				long slotwiseNanos = System.nanoTime() - started;
@@ -82,7 +84,9 @@ class ClusterScanIntegrationTests {
 				Scanned typed;
 				try (Cursor<String> cursor = template
 					.scan(KeyScanOptions.scanOptions(org.springframework.data.redis.connection.DataType.HASH)
-						.match("scan*").count(1000).build())) {
+						.match("scan*")
+						.count(1000)
+						.build())) {
 					typed = drainStrings(cursor);
 				}
 				assertThat(typed.keys()).isEqualTo(hashes);
@@ -92,7 +96,8 @@ class ClusterScanIntegrationTests {
 				System.out.printf("[keyspace] %s: scan of %,d keys %d ms, duplicates %d%n", client, KEYS,
 						slotwiseNanos / 1_000_000, all.duplicates());
 			});
-		// Plain Spring Data Redis on the same data: Jedis refuses; Lettuce walks the nodes one after another.
+		// Plain Spring Data Redis on the same data: Jedis refuses; Lettuce walks the
+		// nodes one after another.
 		KeyspaceTestSupport.runner(client, cluster).withPropertyValues("slotwise.enabled=false").run((context) -> {
 			StringRedisTemplate template = new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
 			ScanOptions options = ScanOptions.scanOptions().match("scan:*").count(1000).build();
@@ -115,7 +120,8 @@ class ClusterScanIntegrationTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "jedis", "lettuce" })
 	void closingEarlyStopsEveryWalkAndReleasesNodeConnections(String client, RedisTestCluster cluster) {
-		KeyspaceTestSupport.runner(client, cluster).withPropertyValues("slotwise.keyspace.read-ahead=500")
+		KeyspaceTestSupport.runner(client, cluster)
+			.withPropertyValues("slotwise.keyspace.read-ahead=500")
 			.run((context) -> {
 				RedisConnectionFactory factory = context.getBean(RedisConnectionFactory.class);
 				try (RedisClusterConnection connection = factory.getClusterConnection()) {
@@ -135,7 +141,8 @@ class ClusterScanIntegrationTests {
 				long scans = KeyspaceTestSupport.commandCalls(cluster, cluster.nodes(), "scan");
 				Thread.sleep(500);
 				assertThat(KeyspaceTestSupport.commandCalls(cluster, cluster.nodes(), "scan"))
-					.as("SCAN calls after close").isEqualTo(scans);
+					.as("SCAN calls after close")
+					.isEqualTo(scans);
 				// Read-ahead bounded the walks: 50,000 keys need ~1,000 pages of 50.
 				assertThat(scans).isLessThan(100);
 				if (factory instanceof SlotwiseJedisConnectionFactory jedis) {
@@ -145,9 +152,10 @@ class ClusterScanIntegrationTests {
 				}
 				// Server side: no client of the application is in the middle of a SCAN.
 				for (RedisNode node : cluster.nodes()) {
-					assertThat(cluster.clients(node)).noneMatch((info) -> KeyspaceTestSupport.CLIENT_NAME
-						.equals(info.get("name")) && "scan".equals(info.get("cmd")) && !"0".equals(info.get("age"))
-							&& info.get("flags") != null && info.get("flags").contains("b"));
+					assertThat(cluster.clients(node))
+						.noneMatch((info) -> KeyspaceTestSupport.CLIENT_NAME.equals(info.get("name"))
+								&& "scan".equals(info.get("cmd")) && !"0".equals(info.get("age"))
+								&& info.get("flags") != null && info.get("flags").contains("b"));
 				}
 			});
 	}
@@ -172,7 +180,8 @@ class ClusterScanIntegrationTests {
 
 	@Test
 	void reactiveScanHonoursBackPressureAndStopsOnCancel(RedisTestCluster cluster) {
-		KeyspaceTestSupport.runner("lettuce", cluster).withPropertyValues("slotwise.keyspace.read-ahead=500")
+		KeyspaceTestSupport.runner("lettuce", cluster)
+			.withPropertyValues("slotwise.keyspace.read-ahead=500")
 			.run((context) -> {
 				RedisConnectionFactory factory = context.getBean(RedisConnectionFactory.class);
 				Set<String> expected;
@@ -211,7 +220,8 @@ class ClusterScanIntegrationTests {
 				Thread.sleep(1000);
 				long scans = KeyspaceTestSupport.commandCalls(cluster, cluster.nodes(), "scan");
 				assertThat(received.get()).isEqualTo(10);
-				// 10 keys requested, ~500 read ahead: a few dozen pages of 50 at most, not the 1,000 of the whole walk.
+				// 10 keys requested, ~500 read ahead: a few dozen pages of 50 at most,
+				// not the 1,000 of the whole walk.
 				assertThat(scans).isLessThan(100);
 				slow.dispose();
 				Thread.sleep(300);

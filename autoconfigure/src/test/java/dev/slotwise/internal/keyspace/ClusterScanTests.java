@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The scan's recovery on an in-memory cluster whose topology the test changes between pages: a slot migrating so
- * that both walks miss its keys, and a node failing mid-walk.
+ * The scan's recovery on an in-memory cluster whose topology the test changes between
+ * pages: a slot migrating so that both walks miss its keys, and a node failing mid-walk.
  */
 class ClusterScanTests {
 
@@ -42,7 +42,8 @@ class ClusterScanTests {
 			owner.put(key, owner.position(key));
 			expected.add(key);
 		}
-		// Once A's walk is halfway and B's has begun, the slot moves: its keys A has not reached yet land on B at
+		// Once A's walk is halfway and B's has begun, the slot moves: its keys A has not
+		// reached yet land on B at
 		// a position B's cursor has passed.
 		boolean[] moved = { false };
 		int[] bCursor = { 0 };
@@ -97,7 +98,8 @@ class ClusterScanTests {
 				moved[0] = true;
 				a.migrating.set(slot);
 				b.importing.set(slot);
-				// Half the keys move to B's start, already passed by B's cursor; the slot stays A's.
+				// Half the keys move to B's start, already passed by B's cursor; the slot
+				// stays A's.
 				for (String key : migrating.subList(0, 50)) {
 					a.remove(key);
 					b.put(key, 0);
@@ -191,14 +193,18 @@ class ClusterScanTests {
 			owner.put(key, owner.position(key));
 			expected.add(key);
 		}
-		// Between A's first page and its UNLINKs the slot moves to B: A refuses the UNLINK of its keys (a redirect).
+		// Between A's first page and its UNLINKs the slot moves to B: A refuses the
+		// UNLINK of its keys (a redirect).
 		boolean[] moved = { false };
 		transport.beforeUnlink = (node) -> {
 			if (!moved[0] && node == a) {
 				moved[0] = true;
 				// Every key of the slot: the tagged ones and any plain key hashing to it.
-				List<String> inSlot = a.table.values().stream().flatMap(List::stream)
-					.filter((key) -> SlotHash.slot(key.getBytes(StandardCharsets.UTF_8)) == slot).toList();
+				List<String> inSlot = a.table.values()
+					.stream()
+					.flatMap(List::stream)
+					.filter((key) -> SlotHash.slot(key.getBytes(StandardCharsets.UTF_8)) == slot)
+					.toList();
 				for (String key : inSlot) {
 					a.remove(key);
 					b.put(key, b.position(key));
@@ -207,8 +213,7 @@ class ClusterScanTests {
 				b.slots.set(slot);
 			}
 		};
-		ClusterScan scan = new ClusterScan(transport, SETTINGS, null, null, null, ScanObserver.NONE, true)
-			.start();
+		ClusterScan scan = new ClusterScan(transport, SETTINGS, null, null, null, ScanObserver.NONE, true).start();
 		Set<String> returned = new HashSet<>();
 		long claimed = 0;
 		long deleted = 0;
@@ -230,7 +235,8 @@ class ClusterScanTests {
 		assertThat(missing(expected, returned)).isEmpty();
 		assertThat(a.table.values().stream().flatMap(List::stream).toList()).as("left on a").isEmpty();
 		assertThat(b.table.values().stream().flatMap(List::stream).toList()).as("left on b").isEmpty();
-		// Every key was removed once: by the scan where found, or by the clear's delete when its node refused.
+		// Every key was removed once: by the scan where found, or by the clear's delete
+		// when its node refused.
 		assertThat(claimed + deleted).isEqualTo(expected.size());
 		assertThat(deleted).isPositive().isLessThanOrEqualTo(migrating.size() + 20);
 	}
@@ -264,6 +270,5 @@ class ClusterScanTests {
 
 	private record Result(ClusterScan scan, Set<String> keys) {
 	}
-
 
 }

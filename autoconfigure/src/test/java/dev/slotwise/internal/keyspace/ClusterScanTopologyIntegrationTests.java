@@ -35,9 +35,10 @@ import org.springframework.data.redis.core.ScanOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The cluster-wide scan while the topology changes under it, on a cluster of its own, both clients: a master failed
- * over by its replica ({@code CLUSTER FAILOVER}), a master killed (its walk restarts on the successor), and a slot
- * migrated key by key from one master to another; every key present throughout is returned.
+ * The cluster-wide scan while the topology changes under it, on a cluster of its own,
+ * both clients: a master failed over by its replica ({@code CLUSTER FAILOVER}), a master
+ * killed (its walk restarts on the successor), and a slot migrated key by key from one
+ * master to another; every key present throughout is returned.
  */
 @WithRedisCluster(dedicated = true)
 class ClusterScanTopologyIntegrationTests {
@@ -62,7 +63,8 @@ class ClusterScanTopologyIntegrationTests {
 					returned += read(cursor, keys, KEYS / 3);
 					cluster.withAdmin(replica, (jedis) -> jedis.sendCommand(Protocol.Command.CLUSTER, "FAILOVER"));
 					assertThat(KeyspaceTestSupport.eventually(Duration.ofSeconds(20), () -> cluster.isMaster(replica)))
-						.as("%s took over", replica).isTrue();
+						.as("%s took over", replica)
+						.isTrue();
 					returned += read(cursor, keys, Integer.MAX_VALUE);
 				}
 				Scanned scanned = new Scanned(keys, returned - keys.size());
@@ -102,8 +104,10 @@ class ClusterScanTopologyIntegrationTests {
 					.isGreaterThanOrEqualTo(1);
 				assertThat(registry.get(KeyspaceMeters.DUPLICATES).tag("client", client).counter().count())
 					.isGreaterThanOrEqualTo(scanned.duplicates());
-				System.out.printf("[keyspace] %s: scan across a killed master, %,d keys, %d missing, %d duplicates "
-						+ "(meter bound %.0f)%n", client, KEYS, scanned.missing(expected).size(), scanned.duplicates(),
+				System.out.printf(
+						"[keyspace] %s: scan across a killed master, %,d keys, %d missing, %d duplicates "
+								+ "(meter bound %.0f)%n",
+						client, KEYS, scanned.missing(expected).size(), scanned.duplicates(),
 						registry.get(KeyspaceMeters.DUPLICATES).tag("client", client).counter().count());
 				cluster.awaitHealthy();
 			}
@@ -121,7 +125,10 @@ class ClusterScanTopologyIntegrationTests {
 				expected.addAll(KeyspaceTestSupport.write(connection, "topo:" + tag + ":", 5_000));
 				int slot = SlotHash.slot(tag.getBytes(StandardCharsets.UTF_8));
 				RedisNode source = cluster.masterServingSlot(slot);
-				RedisNode target = cluster.masters().stream().filter((master) -> !master.equals(source)).findFirst()
+				RedisNode target = cluster.masters()
+					.stream()
+					.filter((master) -> !master.equals(source))
+					.findFirst()
 					.orElseThrow();
 				Set<String> keys = new HashSet<>();
 				long returned = 0;
@@ -141,9 +148,10 @@ class ClusterScanTopologyIntegrationTests {
 	}
 
 	/**
-	 * A cache clear removes keys on the master whose walk found them; while a slot migrates key by key under it, the
-	 * source refuses (ASK) the removal of keys already moved, and the cache's own delete, routed by Slotwise, removes
-	 * them: no entry is left.
+	 * A cache clear removes keys on the master whose walk found them; while a slot
+	 * migrates key by key under it, the source refuses (ASK) the removal of keys already
+	 * moved, and the cache's own delete, routed by Slotwise, removes them: no entry is
+	 * left.
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "jedis", "lettuce" })
@@ -157,7 +165,10 @@ class ClusterScanTopologyIntegrationTests {
 			}
 			int slot = SlotHash.slot(tag.getBytes(StandardCharsets.UTF_8));
 			RedisNode source = cluster.masterServingSlot(slot);
-			RedisNode target = cluster.masters().stream().filter((master) -> !master.equals(source)).findFirst()
+			RedisNode target = cluster.masters()
+				.stream()
+				.filter((master) -> !master.equals(source))
+				.findFirst()
 				.orElseThrow();
 			long before = dbSize(cluster);
 			RedisCacheManager manager = RedisCacheManager
@@ -182,8 +193,8 @@ class ClusterScanTopologyIntegrationTests {
 				Set<String> left = cluster.withAdmin(master, (Jedis jedis) -> jedis.keys("clear::*"));
 				assertThat(left).as("left on %s", master).isEmpty();
 			}
-			System.out.printf("[keyspace] %s: cache clear across a slot migration, %,d entries, migration %s%n",
-					client, KEYS + 5_000, migratedDuringClear.get() ? "finished during the clear" : "ended after it");
+			System.out.printf("[keyspace] %s: cache clear across a slot migration, %,d entries, migration %s%n", client,
+					KEYS + 5_000, migratedDuringClear.get() ? "finished during the clear" : "ended after it");
 			migrate(cluster, slot, target, source);
 		});
 	}
@@ -213,8 +224,9 @@ class ClusterScanTopologyIntegrationTests {
 	}
 
 	/**
-	 * Moves a slot with its keys as a resharding tool does: importing and migrating marks, MIGRATE in batches, then
-	 * the owner on the target, the source and the other masters.
+	 * Moves a slot with its keys as a resharding tool does: importing and migrating
+	 * marks, MIGRATE in batches, then the owner on the target, the source and the other
+	 * masters.
 	 */
 	private static void migrate(RedisTestCluster cluster, int slot, RedisNode source, RedisNode target) {
 		String sourceId = cluster.withAdmin(source, Jedis::clusterMyId);

@@ -15,9 +15,11 @@ import dev.slotwise.internal.routing.SlotHash;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A cluster in memory for the scan's unit tests: masters holding keys at fixed positions of their own "hash table", a
- * {@code SCAN} that walks positions in order, {@code CLUSTER NODES} views built from the current slot owners, and a
- * hook before every {@code SCAN} page through which a test moves keys or fails a node. Replies complete at once.
+ * A cluster in memory for the scan's unit tests: masters holding keys at fixed positions
+ * of their own "hash table", a {@code SCAN} that walks positions in order,
+ * {@code CLUSTER NODES} views built from the current slot owners, and a hook before every
+ * {@code SCAN} page through which a test moves keys or fails a node. Replies complete at
+ * once.
  */
 final class FakeScanTransport implements ScanTransport {
 
@@ -136,7 +138,8 @@ final class FakeScanTransport implements ScanTransport {
 		}
 		boolean[] removed = new boolean[groups.size()];
 		for (int i = 0; i < removed.length; i++) {
-			// A group of a slot the node no longer serves is refused (a redirect), as a server would.
+			// A group of a slot the node no longer serves is refused (a redirect), as a
+			// server would.
 			removed[i] = fake.slots.get(SlotHash.slot(groups.get(i)[0]));
 			if (removed[i]) {
 				for (byte[] key : groups.get(i)) {
@@ -206,7 +209,10 @@ final class FakeScanTransport implements ScanTransport {
 			return false;
 		}
 
-		/** The position a key hashes to on this node: each node seeds its hash differently. */
+		/**
+		 * The position a key hashes to on this node: each node seeds its hash
+		 * differently.
+		 */
 		int position(String key) {
 			return Math.floorMod((key + "/" + this.id).hashCode() * 31, TABLE);
 		}

@@ -29,7 +29,8 @@ final class KeyspaceTestSupport {
 	}
 
 	/**
-	 * A context runner with Spring Boot's and Slotwise's auto-configuration against the cluster.
+	 * A context runner with Spring Boot's and Slotwise's auto-configuration against the
+	 * cluster.
 	 */
 	static ApplicationContextRunner runner(String client, RedisTestCluster cluster) {
 		return new ApplicationContextRunner()
@@ -40,7 +41,8 @@ final class KeyspaceTestSupport {
 	}
 
 	/**
-	 * Writes {@code count} string keys {@code prefix + i} through the engine's cross-slot mSet, 10,000 at a time.
+	 * Writes {@code count} string keys {@code prefix + i} through the engine's cross-slot
+	 * mSet, 10,000 at a time.
 	 * @return the keys written
 	 */
 	static Set<String> write(RedisClusterConnection connection, String prefix, int count) {

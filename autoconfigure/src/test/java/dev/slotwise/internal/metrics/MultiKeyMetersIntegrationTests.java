@@ -89,7 +89,9 @@ class MultiKeyMetersIntegrationTests {
 			assertThat(registry.get(MultiKeyExecutorMeters.MAX).gauge().value()).isEqualTo(5);
 			assertThat(registry.get(MultiKeyExecutorMeters.ACTIVE).gauge().value()).isBetween(0.0, 5.0);
 			assertThat(registry.get(MultiKeyExecutorMeters.QUEUED).gauge().value()).isZero();
-			assertThat(registry.get(MultiKeyExecutorMeters.CALLER_RUNS).tag("name", "multikey").functionCounter().count()).isZero();
+			assertThat(
+					registry.get(MultiKeyExecutorMeters.CALLER_RUNS).tag("name", "multikey").functionCounter().count())
+				.isZero();
 		});
 	}
 

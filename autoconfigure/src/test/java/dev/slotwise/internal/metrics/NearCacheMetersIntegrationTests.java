@@ -34,10 +34,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The near cache's meters on a real cluster, both clients: a read answered from memory counts as a hit and sends
- * nothing (the servers' {@code INFO commandstats} see exactly the misses), a write by another client counts as an
- * invalidation, a killed invalidation connection as a {@code link-lost} flush of the entries it dropped; the gauges
- * show the entries, the bytes, the entries of each master and the links.
+ * The near cache's meters on a real cluster, both clients: a read answered from memory
+ * counts as a hit and sends nothing (the servers' {@code INFO commandstats} see exactly
+ * the misses), a write by another client counts as an invalidation, a killed invalidation
+ * connection as a {@code link-lost} flush of the entries it dropped; the gauges show the
+ * entries, the bytes, the entries of each master and the links.
  */
 @WithRedisCluster
 class NearCacheMetersIntegrationTests {
@@ -66,8 +67,10 @@ class NearCacheMetersIntegrationTests {
 				byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
 				template.opsForValue().set(key, "1");
 				awaitTracking(nearCache, cluster, registry);
-				// Misses until the value is kept (a read between the master's and the replica's invalidation of the
-				// write is answered but not kept), then hits only: the servers see exactly the misses.
+				// Misses until the value is kept (a read between the master's and the
+				// replica's invalidation of the
+				// write is answered but not kept), then hits only: the servers see
+				// exactly the misses.
 				cluster.resetStats();
 				double hits = reads(registry, "hit");
 				double misses = reads(registry, "miss");
@@ -79,8 +82,7 @@ class NearCacheMetersIntegrationTests {
 					assertThat(template.opsForValue().get(key)).isEqualTo("1");
 				}
 				assertThat(reads(registry, "hit") - hits).isEqualTo(10);
-				assertThat(reads(registry, "miss") - misses).isPositive()
-					.isEqualTo(cluster.totalCommandCalls("get"));
+				assertThat(reads(registry, "miss") - misses).isPositive().isEqualTo(cluster.totalCommandCalls("get"));
 				// A multiGet counts each key: one hit, one miss.
 				template.opsForValue().set(PREFIX + "b", "2");
 				await(() -> nearCache.cache().peek((PREFIX + "b").getBytes(StandardCharsets.UTF_8)) == null);
@@ -100,7 +102,8 @@ class NearCacheMetersIntegrationTests {
 				assertThat(registry.get(NearCacheMeters.MASTER_ENTRIES).gauges()).hasSize(cluster.masters().size());
 				assertThat(registry.get(NearCacheMeters.MASTER_ENTRIES).tag("master", master.address()).gauge().value())
 					.isGreaterThanOrEqualTo(1);
-				// A write by another client: its master's invalidation (and its replica's) arrives and is counted.
+				// A write by another client: its master's invalidation (and its
+				// replica's) arrives and is counted.
 				double messages = counter(registry, NearCacheMeters.INVALIDATIONS);
 				double keys = counter(registry, NearCacheMeters.INVALIDATED_KEYS);
 				cluster.withAdmin(master, (Jedis jedis) -> jedis.set(key, "2"));
@@ -108,13 +111,16 @@ class NearCacheMetersIntegrationTests {
 				await(() -> counter(registry, NearCacheMeters.INVALIDATIONS) - messages >= 1);
 				assertThat(nearCache.cache().peek(keyBytes)).isNull();
 				assertThat(counter(registry, NearCacheMeters.INVALIDATED_KEYS) - keys).isGreaterThanOrEqualTo(1);
-				// BCAST keeps no per-key memory on the servers: their tracking table stays empty, whatever is read.
+				// BCAST keeps no per-key memory on the servers: their tracking table
+				// stays empty, whatever is read.
 				for (RedisNode node : cluster.nodes()) {
 					String stats = cluster.withAdmin(node, (Jedis jedis) -> jedis.info("stats"));
-					assertThat(stats).as("INFO stats of %s", node).contains("tracking_total_keys:0")
+					assertThat(stats).as("INFO stats of %s", node)
+						.contains("tracking_total_keys:0")
 						.containsPattern("tracking_total_prefixes:[1-9]");
 				}
-				// A killed invalidation connection: its shard is flushed (cause link-lost) with the entries it held.
+				// A killed invalidation connection: its shard is flushed (cause
+				// link-lost) with the entries it held.
 				do {
 					assertThat(template.opsForValue().get(key)).isEqualTo("2");
 				}
@@ -123,7 +129,8 @@ class NearCacheMetersIntegrationTests {
 				double flushed = flushes(registry, NearCacheMeters.FLUSHED_ENTRIES);
 				for (Map<String, String> info : cluster.clients(master)) {
 					if (info.getOrDefault("flags", "").contains("t")) {
-						cluster.withAdmin(master, (Jedis jedis) -> jedis.clientKill(new ClientKillParams().id(info.get("id"))));
+						cluster.withAdmin(master,
+								(Jedis jedis) -> jedis.clientKill(new ClientKillParams().id(info.get("id"))));
 					}
 				}
 				await(() -> flushes(registry, NearCacheMeters.FLUSHES) > flushes);
@@ -153,7 +160,8 @@ class NearCacheMetersIntegrationTests {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				cache.put("k", "v");
 				awaitTracking(nearCache, cluster, registry);
-				// Misses until kept (the put is asynchronous over Lettuce, and invalidated twice), then hits only.
+				// Misses until kept (the put is asynchronous over Lettuce, and
+				// invalidated twice), then hits only.
 				cluster.resetStats();
 				double hits = reads(registry, "hit");
 				double misses = reads(registry, "miss");
@@ -170,16 +178,19 @@ class NearCacheMetersIntegrationTests {
 					assertThat(cache.get("k").get()).isEqualTo("v");
 				}
 				assertThat(reads(registry, "hit") - hits).isEqualTo(10);
-				assertThat(reads(registry, "miss") - misses).isEqualTo(missed).isPositive()
+				assertThat(reads(registry, "miss") - misses).isEqualTo(missed)
+					.isPositive()
 					.isEqualTo(cluster.totalCommandCalls("get"));
-				// clear() drops the cache's entries: a flush of cause clear that dropped one entry.
+				// clear() drops the cache's entries: a flush of cause clear that dropped
+				// one entry.
 				double clears = registry.get(NearCacheMeters.FLUSHES).tag("cause", "clear").functionCounter().count();
 				double cleared = registry.get(NearCacheMeters.FLUSHED_ENTRIES)
 					.tag("cause", "clear")
 					.functionCounter()
 					.count();
 				cache.clear();
-				assertThat(registry.get(NearCacheMeters.FLUSHES).tag("cause", "clear").functionCounter().count() - clears)
+				assertThat(
+						registry.get(NearCacheMeters.FLUSHES).tag("cause", "clear").functionCounter().count() - clears)
 					.isGreaterThanOrEqualTo(1);
 				assertThat(registry.get(NearCacheMeters.FLUSHED_ENTRIES).tag("cause", "clear").functionCounter().count()
 						- cleared)
@@ -202,7 +213,8 @@ class NearCacheMetersIntegrationTests {
 	}
 
 	private static void awaitTracking(NearCacheRuntime nearCache, RedisTestCluster cluster, MeterRegistry registry) {
-		await(() -> registry.get(NearCacheMeters.LINKS).tag("state", "ready").gauge().value() == cluster.nodes().size());
+		await(() -> registry.get(NearCacheMeters.LINKS).tag("state", "ready").gauge().value() == cluster.nodes()
+			.size());
 		// Two check intervals of the tracking, so that the slots are tracked too.
 		sleep(500);
 	}

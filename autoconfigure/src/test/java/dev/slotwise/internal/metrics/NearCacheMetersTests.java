@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link NearCacheMeters} without a cluster: what is counted before a registry binds shows once it does, causes are
- * counted apart, and the size gauges read the cache they were handed.
+ * {@link NearCacheMeters} without a cluster: what is counted before a registry binds
+ * shows once it does, causes are counted apart, and the size gauges read the cache they
+ * were handed.
  */
 class NearCacheMetersTests {
 
@@ -37,7 +38,8 @@ class NearCacheMetersTests {
 		NearCacheMeters meters = new NearCacheMeters();
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		meters.bindTo(registry);
-		assertThat(registry.get(NearCacheMeters.FLUSHES).functionCounters()).hasSize(NearCacheMeters.FLUSH_CAUSES.size());
+		assertThat(registry.get(NearCacheMeters.FLUSHES).functionCounters())
+			.hasSize(NearCacheMeters.FLUSH_CAUSES.size());
 		meters.flushed("link-lost", 5);
 		meters.flushed("link-lost", 0);
 		meters.flushed("topology", 2);

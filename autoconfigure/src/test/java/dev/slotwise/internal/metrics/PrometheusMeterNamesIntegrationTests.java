@@ -25,9 +25,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every Slotwise meter survives Prometheus's naming: registered in a real {@link PrometheusMeterRegistry} that throws
- * on any registration conflict, bound by Spring Boot as a user's application binds it, and present in the scrape
- * with values after real calls on the cluster.
+ * Every Slotwise meter survives Prometheus's naming: registered in a real
+ * {@link PrometheusMeterRegistry} that throws on any registration conflict, bound by
+ * Spring Boot as a user's application binds it, and present in the scrape with values
+ * after real calls on the cluster.
  */
 @WithRedisCluster
 class PrometheusMeterNamesIntegrationTests {
@@ -45,21 +46,26 @@ class PrometheusMeterNamesIntegrationTests {
 			"slotwise_keyspace_keys_duplicates_total", "slotwise_keyspace_walk_restarts_total",
 			"slotwise_keyspace_cache_clears_seconds_count", "slotwise_keyspace_cache_clears_seconds_sum",
 			"slotwise_keyspace_cache_clears_seconds_max", "slotwise_keyspace_keys_deleted_total",
-			// Pub/sub across the cluster (slotwise.pubsub): the counter is registered at once; the per-node
-			// subscription gauges and the message counter appear with the first subscription.
-			"slotwise_pubsub_resubscriptions_total", "slotwise_transactions_total", "slotwise_transactions_commands_count",
-			"slotwise_transactions_commands_sum", "slotwise_transactions_commands_max");
+			// Pub/sub across the cluster (slotwise.pubsub): the counter is registered at
+			// once; the per-node
+			// subscription gauges and the message counter appear with the first
+			// subscription.
+			"slotwise_pubsub_resubscriptions_total", "slotwise_transactions_total",
+			"slotwise_transactions_commands_count", "slotwise_transactions_commands_sum",
+			"slotwise_transactions_commands_max");
 
 	/** Sample names of Jedis's per-node pools. */
 	private static final Set<String> JEDIS_POOLS = Set.of("slotwise_pool_connections", "slotwise_pool_connections_max",
 			"slotwise_pool_waiting", "slotwise_pool_borrow_wait_mean_seconds", "slotwise_pool_connections_opened_total",
 			"slotwise_pool_connections_closed_total", "slotwise_pool_borrows_total",
-			// Cluster pipelines exist over Jedis only; their meters are registered with the client's engine.
+			// Cluster pipelines exist over Jedis only; their meters are registered with
+			// the client's engine.
 			"slotwise_pipeline_pipelines_seconds_count", "slotwise_pipeline_pipelines_seconds_sum",
 			"slotwise_pipeline_pipelines_seconds_max", "slotwise_pipeline_commands_count",
 			"slotwise_pipeline_commands_sum", "slotwise_pipeline_commands_max", "slotwise_pipeline_nodes_count",
 			"slotwise_pipeline_nodes_sum", "slotwise_pipeline_nodes_max", "slotwise_pipeline_redirects_total",
-			// The multi-key executor exists only when a Slotwise Jedis cluster factory uses it (not over Lettuce,
+			// The multi-key executor exists only when a Slotwise Jedis cluster factory
+			// uses it (not over Lettuce,
 			// although Jedis is on these tests' class path).
 			"slotwise_executor_active_threads", "slotwise_executor_queued_tasks",
 			"slotwise_executor_completed_tasks_total", "slotwise_executor_pool_size_threads",
@@ -148,12 +154,11 @@ class PrometheusMeterNamesIntegrationTests {
 				Map<String, Double> samples = PrometheusText
 					.slotwiseSamples(context.getBean(PrometheusMeterRegistry.class).scrape());
 				assertThat(samples.keySet().stream().filter((name) -> name.startsWith("slotwise_near_cache_")).sorted())
-					.containsExactly(
-						"slotwise_near_cache_entries", "slotwise_near_cache_evictions_total",
-						"slotwise_near_cache_flushes_entries_total", "slotwise_near_cache_flushes_total",
-						"slotwise_near_cache_invalidations_keys_total", "slotwise_near_cache_invalidations_total",
-						"slotwise_near_cache_links", "slotwise_near_cache_master_entries",
-						"slotwise_near_cache_reads_total", "slotwise_near_cache_size_bytes");
+					.containsExactly("slotwise_near_cache_entries", "slotwise_near_cache_evictions_total",
+							"slotwise_near_cache_flushes_entries_total", "slotwise_near_cache_flushes_total",
+							"slotwise_near_cache_invalidations_keys_total", "slotwise_near_cache_invalidations_total",
+							"slotwise_near_cache_links", "slotwise_near_cache_master_entries",
+							"slotwise_near_cache_reads_total", "slotwise_near_cache_size_bytes");
 				assertThat(samples.get("slotwise_near_cache_reads_total")).isEqualTo(10);
 				assertThat(samples.get("slotwise_near_cache_links")).isEqualTo(cluster.nodes().size());
 				assertThat(samples.get("slotwise_near_cache_master_entries"))

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The binders whose meters live per registry ({@link MultiKeyMeters}, {@link PipelineMeters},
- * {@link KeyspaceMeters}) hand out one observer per client, which records in every registry bound, before or after it
- * was handed out.
+ * The binders whose meters live per registry ({@link MultiKeyMeters},
+ * {@link PipelineMeters}, {@link KeyspaceMeters}) hand out one observer per client, which
+ * records in every registry bound, before or after it was handed out.
  */
 class RegistryMeterBindersTests {
 
@@ -33,10 +33,12 @@ class RegistryMeterBindersTests {
 		observer.called(MultiKeyCommand.MGET, 3, false, 2_000_000);
 		observer.redirected(RedirectKind.ASK);
 		for (MeterRegistry registry : new MeterRegistry[] { this.early, this.late }) {
-			assertThat(registry.get(MultiKeyMeters.CALLS).tags("client", "jedis", "command", "mget", "outcome", "success")
+			assertThat(registry.get(MultiKeyMeters.CALLS)
+				.tags("client", "jedis", "command", "mget", "outcome", "success")
 				.timer()
 				.count()).isEqualTo(1);
-			assertThat(registry.get(MultiKeyMeters.CALLS).tags("client", "jedis", "command", "mget", "outcome", "failure")
+			assertThat(registry.get(MultiKeyMeters.CALLS)
+				.tags("client", "jedis", "command", "mget", "outcome", "failure")
 				.timer()
 				.count()).isEqualTo(1);
 			assertThat(registry.get(MultiKeyMeters.KEYS).tags("command", "mget").summary().totalAmount()).isEqualTo(15);
@@ -51,9 +53,11 @@ class RegistryMeterBindersTests {
 		meters.bindTo(this.early);
 		meters.forClient("jedis").called(MultiKeyCommand.DEL, 2, true, 1);
 		meters.forClient("lettuce").called(MultiKeyCommand.DEL, 5, true, 1);
-		assertThat(this.early.get(MultiKeyMeters.KEYS).tags("client", "jedis", "command", "del").summary().totalAmount())
+		assertThat(
+				this.early.get(MultiKeyMeters.KEYS).tags("client", "jedis", "command", "del").summary().totalAmount())
 			.isEqualTo(2);
-		assertThat(this.early.get(MultiKeyMeters.KEYS).tags("client", "lettuce", "command", "del").summary().totalAmount())
+		assertThat(
+				this.early.get(MultiKeyMeters.KEYS).tags("client", "lettuce", "command", "del").summary().totalAmount())
 			.isEqualTo(5);
 	}
 
@@ -66,7 +70,8 @@ class RegistryMeterBindersTests {
 		observer.closed(10, 3, PipelineObserver.COMMAND_ERROR, 5_000);
 		observer.redirected(RedirectKind.MOVED);
 		for (MeterRegistry registry : new MeterRegistry[] { this.early, this.late }) {
-			assertThat(registry.get(PipelineMeters.PIPELINES).tags("client", "lettuce", "outcome", "command_error")
+			assertThat(registry.get(PipelineMeters.PIPELINES)
+				.tags("client", "lettuce", "outcome", "command_error")
 				.timer()
 				.count()).isEqualTo(1);
 			assertThat(registry.get(PipelineMeters.PIPELINES).tags("outcome", "success").timer().count()).isZero();

@@ -37,67 +37,74 @@ class TopologyMetersIntegrationTests {
 
 	@Test
 	void jedisRefreshIsTimedPerNodeWithOutcome(RedisTestCluster cluster) {
-		this.runner.withPropertyValues("spring.data.redis.client-type=jedis",
-				"spring.data.redis.cluster.nodes=" + cluster.nodesProperty()).run((context) -> {
-			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			RefreshableTopologyProvider provider = (RefreshableTopologyProvider) context
-				.getBean(SlotwiseJedisConnectionFactory.class)
-				.getRequiredTopologyProvider();
-			long before = refreshCount(registry, "jedis");
-			provider.invalidate();
-			provider.getTopology();
-			assertThat(refreshCount(registry, "jedis")).isEqualTo(before + 1);
-			FunctionTimer timer = registry.get(TopologyMeters.REFRESHES)
-				.tag("client", "jedis")
-				.tag("outcome", "success")
-				.functionTimer();
-			assertThat(timer.getId().getTag("node")).matches("127\\.0\\.0\\.1:\\d+");
-			assertThat(timer.totalTime(TimeUnit.NANOSECONDS)).isPositive();
-		});
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=jedis",
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty())
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				RefreshableTopologyProvider provider = (RefreshableTopologyProvider) context
+					.getBean(SlotwiseJedisConnectionFactory.class)
+					.getRequiredTopologyProvider();
+				long before = refreshCount(registry, "jedis");
+				provider.invalidate();
+				provider.getTopology();
+				assertThat(refreshCount(registry, "jedis")).isEqualTo(before + 1);
+				FunctionTimer timer = registry.get(TopologyMeters.REFRESHES)
+					.tag("client", "jedis")
+					.tag("outcome", "success")
+					.functionTimer();
+				assertThat(timer.getId().getTag("node")).matches("127\\.0\\.0\\.1:\\d+");
+				assertThat(timer.totalTime(TimeUnit.NANOSECONDS)).isPositive();
+			});
 	}
 
 	@Test
 	void jedisLookupsCountHitsAndMisses(RedisTestCluster cluster) {
-		this.runner.withPropertyValues("spring.data.redis.client-type=jedis",
-				"spring.data.redis.cluster.nodes=" + cluster.nodesProperty()).run((context) -> {
-			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			RefreshableTopologyProvider provider = (RefreshableTopologyProvider) context
-				.getBean(SlotwiseJedisConnectionFactory.class)
-				.getRequiredTopologyProvider();
-			provider.getTopology();
-			double hits = lookups(registry, "jedis", "hit");
-			double misses = lookups(registry, "jedis", "miss");
-			provider.getTopology();
-			provider.getTopology();
-			provider.invalidate();
-			provider.getTopology();
-			assertThat(lookups(registry, "jedis", "hit")).isEqualTo(hits + 2);
-			assertThat(lookups(registry, "jedis", "miss")).isEqualTo(misses + 1);
-		});
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=jedis",
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty())
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				RefreshableTopologyProvider provider = (RefreshableTopologyProvider) context
+					.getBean(SlotwiseJedisConnectionFactory.class)
+					.getRequiredTopologyProvider();
+				provider.getTopology();
+				double hits = lookups(registry, "jedis", "hit");
+				double misses = lookups(registry, "jedis", "miss");
+				provider.getTopology();
+				provider.getTopology();
+				provider.invalidate();
+				provider.getTopology();
+				assertThat(lookups(registry, "jedis", "hit")).isEqualTo(hits + 2);
+				assertThat(lookups(registry, "jedis", "miss")).isEqualTo(misses + 1);
+			});
 	}
 
 	@Test
 	void jedisTopologyAgeGrowsAndResetsOnRefresh(RedisTestCluster cluster) {
-		this.runner.withPropertyValues("spring.data.redis.client-type=jedis",
-				"spring.data.redis.cluster.nodes=" + cluster.nodesProperty()).run((context) -> {
-			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			RefreshableTopologyProvider provider = (RefreshableTopologyProvider) context
-				.getBean(SlotwiseJedisConnectionFactory.class)
-				.getRequiredTopologyProvider();
-			provider.getTopology();
-			Thread.sleep(300);
-			double aged = age(registry, "jedis");
-			assertThat(aged).isGreaterThanOrEqualTo(0.3);
-			provider.invalidate();
-			provider.getTopology();
-			assertThat(age(registry, "jedis")).isLessThan(aged);
-		});
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=jedis",
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty())
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				RefreshableTopologyProvider provider = (RefreshableTopologyProvider) context
+					.getBean(SlotwiseJedisConnectionFactory.class)
+					.getRequiredTopologyProvider();
+				provider.getTopology();
+				Thread.sleep(300);
+				double aged = age(registry, "jedis");
+				assertThat(aged).isGreaterThanOrEqualTo(0.3);
+				provider.invalidate();
+				provider.getTopology();
+				assertThat(age(registry, "jedis")).isLessThan(aged);
+			});
 	}
 
 	@Test
 	void lettuceRefreshIsTimedPerSourceAndConversionsCountAsMisses(RedisTestCluster cluster) {
-		this.runner.withPropertyValues("spring.data.redis.client-type=lettuce",
-				"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), "slotwise.topology.refresh-sources=2")
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=lettuce",
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), "slotwise.topology.refresh-sources=2")
 			.run((context) -> {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				SlotwiseLettuceConnectionFactory factory = context.getBean(SlotwiseLettuceConnectionFactory.class);
@@ -126,7 +133,11 @@ class TopologyMetersIntegrationTests {
 	}
 
 	private static double lookups(MeterRegistry registry, String client, String result) {
-		return registry.get(TopologyMeters.LOOKUPS).tag("client", client).tag("result", result).functionCounter().count();
+		return registry.get(TopologyMeters.LOOKUPS)
+			.tag("client", client)
+			.tag("result", result)
+			.functionCounter()
+			.count();
 	}
 
 	private static double age(MeterRegistry registry, String client) {

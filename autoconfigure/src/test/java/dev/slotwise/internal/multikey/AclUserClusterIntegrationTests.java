@@ -9,10 +9,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A cluster with the default user switched off ({@code user default off}) and an ACL user with a password, and an
- * application that logs in as that user ({@code spring.data.redis.username}, {@code spring.data.redis.password}):
- * everything {@link SecuredClusterScenario} checks, on both clients. A connection that skipped authentication
- * anywhere (pre-warm, engine, topology refresh, the ASK connection) would meet {@code NOAUTH}.
+ * A cluster with the default user switched off ({@code user default off}) and an ACL user
+ * with a password, and an application that logs in as that user
+ * ({@code spring.data.redis.username}, {@code spring.data.redis.password}): everything
+ * {@link SecuredClusterScenario} checks, on both clients. A connection that skipped
+ * authentication anywhere (pre-warm, engine, topology refresh, the ASK connection) would
+ * meet {@code NOAUTH}.
  */
 class AclUserClusterIntegrationTests {
 

@@ -16,9 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * An application whose ACL user may not send {@code ASKING} (no {@code @connection}, or {@code -asking}) reads a
- * slot mid-migration across slots: the importing node refuses the {@code ASKING} with {@code NOPERM} and then answers
- * the command itself with {@code MOVED} back to the source. The caller sees the {@code NOPERM}, on both clients,
+ * An application whose ACL user may not send {@code ASKING} (no {@code @connection}, or
+ * {@code -asking}) reads a slot mid-migration across slots: the importing node refuses
+ * the {@code ASKING} with {@code NOPERM} and then answers the command itself with
+ * {@code MOVED} back to the source. The caller sees the {@code NOPERM}, on both clients,
  * instead of a {@code MOVED}/{@code ASK} loop reported as "failed after N redirects".
  */
 @WithRedisCluster
@@ -32,10 +33,11 @@ class AskingRefusedIntegrationTests {
 		String tag = "{asking-refused-" + client + "}";
 		SlotMigration migration = SlotMigration.of(cluster, tag);
 		for (RedisNode node : cluster.nodes()) {
-			// Everything but ASKING (which @connection holds), as a user granted "+@all -@connection" plus what the
+			// Everything but ASKING (which @connection holds), as a user granted "+@all
+			// -@connection" plus what the
 			// clients need to connect would be.
-			cluster.withAdmin(node, (jedis) -> jedis.aclSetUser(USER, "reset", "on", ">secret", "~*", "&*", "+@all",
-					"-asking"));
+			cluster.withAdmin(node,
+					(jedis) -> jedis.aclSetUser(USER, "reset", "on", ">secret", "~*", "&*", "+@all", "-asking"));
 		}
 		try {
 			MultiKeyTestSupport.runner(client, cluster)
@@ -59,8 +61,10 @@ class AskingRefusedIntegrationTests {
 						assertThat(MigratingHashKeyIntegrationTests.errorCount(cluster, migration.target(), "NOPERM"))
 							.as("the target refused ASKING")
 							.isPositive();
-						// No loop: the refused ASKING ends the call at once, so the target answered no command of
-						// the slot with MOVED more than once (zero over Jedis, which reads the refusal first).
+						// No loop: the refused ASKING ends the call at once, so the
+						// target answered no command of
+						// the slot with MOVED more than once (zero over Jedis, which
+						// reads the refusal first).
 						assertThat(MigratingHashKeyIntegrationTests.errorCount(cluster, migration.target(), "MOVED"))
 							.isLessThanOrEqualTo(1);
 					}

@@ -24,11 +24,13 @@ import dev.slotwise.internal.routing.SlotHash;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An in-memory cluster behind the {@link NodeTransport} seam, for driving the engine without Redis: one shared key
- * space, a client-side view of slot owners ({@link #route}) that may lag the servers' ({@link #own}), slots being
- * migrated ({@link #migrate}: the source answers {@code ASK}, the target {@code MOVED} unless asked), slots that
- * refuse multi-key commands ({@link #tryAgain}), and nodes that fail, hang or answer with a fixed error. Replies
- * complete on other threads after a random delay, so they arrive in any order.
+ * An in-memory cluster behind the {@link NodeTransport} seam, for driving the engine
+ * without Redis: one shared key space, a client-side view of slot owners ({@link #route})
+ * that may lag the servers' ({@link #own}), slots being migrated ({@link #migrate}: the
+ * source answers {@code ASK}, the target {@code MOVED} unless asked), slots that refuse
+ * multi-key commands ({@link #tryAgain}), and nodes that fail, hang or answer with a
+ * fixed error. Replies complete on other threads after a random delay, so they arrive in
+ * any order.
  */
 final class FakeNodeTransport implements NodeTransport {
 
@@ -68,7 +70,8 @@ final class FakeNodeTransport implements NodeTransport {
 	final List<String> redirected = new CopyOnWriteArrayList<>();
 
 	/**
-	 * Spreads all slots over the nodes in equal ranges, in both the client's and the servers' view.
+	 * Spreads all slots over the nodes in equal ranges, in both the client's and the
+	 * servers' view.
 	 */
 	FakeNodeTransport(NodeAddress... nodes) {
 		int range = (SlotHash.SLOT_COUNT + nodes.length - 1) / nodes.length;
@@ -96,7 +99,9 @@ final class FakeNodeTransport implements NodeTransport {
 		return this;
 	}
 
-	/** Starts migrating a slot from its owner to a target: the owner answers ASK for it. */
+	/**
+	 * Starts migrating a slot from its owner to a target: the owner answers ASK for it.
+	 */
 	FakeNodeTransport migrate(int slot, NodeAddress target) {
 		this.migrating.put(slot, target);
 		return this;
@@ -115,8 +120,8 @@ final class FakeNodeTransport implements NodeTransport {
 	}
 
 	/**
-	 * Makes a node fail, but only once another node has been sent a batch: the other node's batch is then surely in
-	 * flight when the failure comes.
+	 * Makes a node fail, but only once another node has been sent a batch: the other
+	 * node's batch is then surely in flight when the failure comes.
 	 */
 	FakeNodeTransport failAfterBatchTo(NodeAddress failing, NodeAddress other) {
 		this.failAfter.put(failing, other);
@@ -152,7 +157,8 @@ final class FakeNodeTransport implements NodeTransport {
 		switch (behaviour) {
 			case FAIL -> {
 				NodeAddress other = this.failAfter.get(node);
-				CompletableFuture<Void> gate = (other != null) ? firstBatch(other) : CompletableFuture.completedFuture(null);
+				CompletableFuture<Void> gate = (other != null) ? firstBatch(other)
+						: CompletableFuture.completedFuture(null);
 				gate.thenRun(() -> DELAYED.execute(() -> batch.future()
 					.completeExceptionally(new IllegalStateException("Connection refused: " + node))));
 			}

@@ -18,11 +18,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Closing the application context while 8 threads call cross-slot {@code multiGet} over Jedis (4 through the
- * template, 4 on a connection they hold across the close), three times: after
- * {@code close()} no call succeeds, every caller ends within the timeout with a clear exception, and the
- * application's connections on every node (replicas included) are back to none within seconds and stay so, even with
- * a fast evictor and {@code min-idle} that would refill any pool re-created on the closed client.
+ * Closing the application context while 8 threads call cross-slot {@code multiGet} over
+ * Jedis (4 through the template, 4 on a connection they hold across the close), three
+ * times: after {@code close()} no call succeeds, every caller ends within the timeout
+ * with a clear exception, and the application's connections on every node (replicas
+ * included) are back to none within seconds and stay so, even with a fast evictor and
+ * {@code min-idle} that would refill any pool re-created on the closed client.
  */
 @WithRedisCluster
 class JedisCloseUnderLoadIntegrationTests {
@@ -51,14 +52,17 @@ class JedisCloseUnderLoadIntegrationTests {
 		MultiKeyTestSupport.runner("jedis", cluster)
 			.withPropertyValues("slotwise.multikey.timeout=1s", "spring.data.redis.jedis.pool.min-idle=2",
 					"spring.data.redis.jedis.pool.time-between-eviction-runs=100ms",
-					// A topology that goes stale at once, so that calls in flight at close() also look it up again.
+					// A topology that goes stale at once, so that calls in flight at
+					// close() also look it up again.
 					"slotwise.topology.cache-ttl=1ms", "slotwise.topology.min-refresh-interval=1ms")
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				byte[][] rawKeys = keys.stream().map(String::getBytes).toArray(byte[][]::new);
 				for (int i = 0; i < CALLERS; i++) {
-					// Half the callers take a connection per call (as templates do); the other half hold one
-					// connection across the close (a long callback), so their calls reach the engine after close().
+					// Half the callers take a connection per call (as templates do); the
+					// other half hold one
+					// connection across the close (a long callback), so their calls reach
+					// the engine after close().
 					boolean holding = i % 2 == 1;
 					Runnable loop = () -> callUntilClosed(() -> template.opsForValue().multiGet(keys), closedAt,
 							closeReturnedAt, calls, successesAfterClose, failures);
@@ -76,7 +80,8 @@ class JedisCloseUnderLoadIntegrationTests {
 							}
 						}
 						catch (RuntimeException ex) {
-							// Releasing the held connection after close() may fail too; the call's own failure counts.
+							// Releasing the held connection after close() may fail too;
+							// the call's own failure counts.
 						}
 						finally {
 							finished.countDown();
@@ -93,9 +98,11 @@ class JedisCloseUnderLoadIntegrationTests {
 		boolean allEnded = finished.await(5, TimeUnit.SECONDS);
 		long callersEndedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closedAt.get());
 		long closeMillis = TimeUnit.NANOSECONDS.toMillis(closeReturnedAt.get() - closedAt.get());
-		boolean released = MultiKeyTestSupport.eventually(() -> MultiKeyTestSupport.applicationConnections(cluster) == 0);
+		boolean released = MultiKeyTestSupport
+			.eventually(() -> MultiKeyTestSupport.applicationConnections(cluster) == 0);
 		long releasedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closedAt.get());
-		// A pool re-created on the closed client would be refilled to min-idle by its evictor (every 100 ms).
+		// A pool re-created on the closed client would be refilled to min-idle by its
+		// evictor (every 100 ms).
 		long leaked = 0;
 		long watchUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
 		while (System.nanoTime() < watchUntil) {
@@ -105,12 +112,14 @@ class JedisCloseUnderLoadIntegrationTests {
 		System.out.printf("close under load, round %d: %d calls before close, close() took %d ms, callers ended"
 				+ " within %d ms (all: %s), connections back to none after %d ms (%s), %d successes after close,"
 				+ " failures: %s%n", round, calls.get(), closeMillis, callersEndedMillis, allEnded, releasedMillis,
-				released, successesAfterClose.size(), failures.stream().map(JedisCloseUnderLoadIntegrationTests::describe)
-					.distinct().toList());
+				released, successesAfterClose.size(),
+				failures.stream().map(JedisCloseUnderLoadIntegrationTests::describe).distinct().toList());
 		assertThat(allEnded).as("callers ended within 5 s of close()").isTrue();
 		assertThat(successesAfterClose).as("calls begun after close() returned that succeeded").isEmpty();
-		// "ClusterCommandExecutor not initialized" is Spring Data's own, for a connection asked for while the factory
-		// is stopping, after its executor was destroyed and before its state says so (seen once, plain Spring Data's
+		// "ClusterCommandExecutor not initialized" is Spring Data's own, for a connection
+		// asked for while the factory
+		// is stopping, after its executor was destroyed and before its state says so
+		// (seen once, plain Spring Data's
 		// race, not the engine's).
 		assertThat(failures).hasSize(CALLERS)
 			.allSatisfy((failure) -> assertThat(failure.getMessage()).as("a clear exception")
@@ -128,7 +137,8 @@ class JedisCloseUnderLoadIntegrationTests {
 			try {
 				call.run();
 				calls.incrementAndGet();
-				// A call in flight during close() may still succeed; one begun after it may not.
+				// A call in flight during close() may still succeed; one begun after it
+				// may not.
 				if (start - closeReturnedAt.get() > 0) {
 					successesAfterClose.add(Thread.currentThread().getName());
 				}
@@ -150,7 +160,9 @@ class JedisCloseUnderLoadIntegrationTests {
 	private static String connections(RedisTestCluster cluster) {
 		StringBuilder all = new StringBuilder();
 		for (RedisNode node : cluster.nodes()) {
-			all.append(node.port()).append('=').append(cluster.countClients(node, MultiKeyTestSupport.CLIENT_NAME))
+			all.append(node.port())
+				.append('=')
+				.append(cluster.countClients(node, MultiKeyTestSupport.CLIENT_NAME))
 				.append(' ');
 		}
 		return all.toString();

@@ -18,9 +18,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A node that closed the application's idle pooled connections ({@code CLIENT KILL}, as the chaos soak does): the
- * next cross-slot {@code multiGet}, {@code multiSet} and pipeline each draw a dead connection per node, and succeed
- * on the first try, each node batch executed once on the servers. Plain Boot beside it, for its single-key commands,
+ * A node that closed the application's idle pooled connections ({@code CLIENT KILL}, as
+ * the chaos soak does): the next cross-slot {@code multiGet}, {@code multiSet} and
+ * pipeline each draw a dead connection per node, and succeed on the first try, each node
+ * batch executed once on the servers. Plain Boot beside it, for its single-key commands,
  * which Jedis's cluster executor sends again the same way.
  */
 @WithRedisCluster
@@ -41,7 +42,8 @@ class JedisKilledConnectionsIntegrationTests {
 			killApplicationConnections(cluster);
 			cluster.resetStats();
 			assertThat(template.opsForValue().multiGet(keys())).containsExactlyElementsOf(before);
-			// As many MGET batches reached the servers as with live connections: the dead connections' never did.
+			// As many MGET batches reached the servers as with live connections: the dead
+			// connections' never did.
 			assertThat(cluster.totalCommandCalls("mget")).as("MGET batches executed").isEqualTo(mgets);
 		});
 	}
@@ -74,7 +76,8 @@ class JedisKilledConnectionsIntegrationTests {
 	}
 
 	/**
-	 * Writes the keys, and leaves every master's pool holding idle connections that served a batch and a pipeline.
+	 * Writes the keys, and leaves every master's pool holding idle connections that
+	 * served a batch and a pipeline.
 	 */
 	private static StringRedisTemplate warmed(RedisConnectionFactory factory, RedisTestCluster cluster) {
 		StringRedisTemplate template = new StringRedisTemplate(factory);
@@ -95,7 +98,8 @@ class JedisKilledConnectionsIntegrationTests {
 			}
 			killApplicationConnections(cluster);
 			cluster.resetStats();
-			// Jedis's cluster executor meets the dead connections and sends each command again: the same promise
+			// Jedis's cluster executor meets the dead connections and sends each command
+			// again: the same promise
 			// Slotwise keeps for its node batches.
 			for (String key : keys) {
 				assertThat(template.opsForValue().get(key)).isEqualTo("a" + key);
@@ -119,7 +123,8 @@ class JedisKilledConnectionsIntegrationTests {
 			killed += cluster.killClients(master, MultiKeyTestSupport.CLIENT_NAME);
 		}
 		assertThat(killed).as("application connections killed").isGreaterThanOrEqualTo(cluster.masters().size());
-		// The servers close the killed sockets asynchronously; the client learns only when it next reads.
+		// The servers close the killed sockets asynchronously; the client learns only
+		// when it next reads.
 		assertThat(MultiKeyTestSupport.eventually(() -> cluster.masters()
 			.stream()
 			.allMatch((master) -> cluster.countClients(master, MultiKeyTestSupport.CLIENT_NAME) == 0))).isTrue();

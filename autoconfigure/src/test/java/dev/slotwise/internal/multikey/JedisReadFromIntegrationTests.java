@@ -29,9 +29,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code slotwise.multikey.read-from} sends the Jedis engine's cross-slot reads to replicas, counted on the servers:
- * the share of {@code MGET}s the replicas execute for 200 cross-slot {@code multiGet(100)} calls, the
- * {@code READONLY}s they receive (once per connection), and the writes that reach them (none).
+ * {@code slotwise.multikey.read-from} sends the Jedis engine's cross-slot reads to
+ * replicas, counted on the servers: the share of {@code MGET}s the replicas execute for
+ * 200 cross-slot {@code multiGet(100)} calls, the {@code READONLY}s they receive (once
+ * per connection), and the writes that reach them (none).
  */
 @WithRedisCluster
 @ExtendWith(OutputCaptureExtension.class)
@@ -106,7 +107,8 @@ class JedisReadFromIntegrationTests {
 		for (RedisNode replica : cluster.replicas()) {
 			long readOnly = cluster.commandCalls(replica, "readonly");
 			long reads = cluster.commandCalls(replica, "mget");
-			// Each pooled connection gets READONLY before its first batch, never again: far fewer than the batches.
+			// Each pooled connection gets READONLY before its first batch, never again:
+			// far fewer than the batches.
 			assertThat(readOnly).as("READONLY at replica %s", replica).isPositive();
 			assertThat(readOnly).as("READONLY at replica %s, against its %d MGETs", replica, reads)
 				.isLessThanOrEqualTo(cluster.countClients(replica, MultiKeyTestSupport.CLIENT_NAME))
@@ -116,7 +118,8 @@ class JedisReadFromIntegrationTests {
 
 	@Test
 	void replicaPoolsArePrewarmedWhenReadsGoToReplicas(RedisTestCluster cluster) {
-		// Pre-warm covers every replica of Slotwise's topology, including those the client's first slot table may
+		// Pre-warm covers every replica of Slotwise's topology, including those the
+		// client's first slot table may
 		// leave out (a fresh cluster's gossip may not have settled yet).
 		cluster.resetStats();
 		runner(cluster, "replica-preferred").run((context) -> {
@@ -154,8 +157,10 @@ class JedisReadFromIntegrationTests {
 				masterWrites += writes(cluster, master);
 			}
 			for (RedisNode replica : cluster.replicas()) {
-				// A write sent to a replica is refused there with MOVED (or READONLY), which its errorstats would
-				// count; the writes it executes are those its master replicates to it. (Its errorstats may count ERR
+				// A write sent to a replica is refused there with MOVED (or READONLY),
+				// which its errorstats would
+				// count; the writes it executes are those its master replicates to it.
+				// (Its errorstats may count ERR
 				// for the CLIENT SETINFO that Jedis sends to servers older than 7.2.)
 				String errors = cluster.withAdmin(replica, (jedis) -> jedis.info("errorstats"));
 				assertThat(errors).as("replica %s", replica)
@@ -196,8 +201,8 @@ class JedisReadFromIntegrationTests {
 	}
 
 	/**
-	 * Writes a keyspace, waits until the replicas hold it, runs the calls, checks every value, and returns the share
-	 * of read commands the replicas executed.
+	 * Writes a keyspace, waits until the replicas hold it, runs the calls, checks every
+	 * value, and returns the share of read commands the replicas executed.
 	 */
 	private static double replicaShare(RedisTestCluster cluster, String readFrom) {
 		return replicaShare(cluster, readFrom, (context) -> {
@@ -251,7 +256,8 @@ class JedisReadFromIntegrationTests {
 	}
 
 	/**
-	 * Replication is asynchronous: wait until every replica acknowledged its master's whole stream.
+	 * Replication is asynchronous: wait until every replica acknowledged its master's
+	 * whole stream.
 	 */
 	static void awaitReplication(RedisTestCluster cluster) {
 		for (RedisNode master : cluster.masters()) {
@@ -260,10 +266,11 @@ class JedisReadFromIntegrationTests {
 	}
 
 	/**
-	 * Jedis creates a replica's pool when its slot table lists the replica, and a node that has not yet heard of
-	 * every replica through gossip answers {@code CLUSTER SLOTS} without it; Slotwise sets up the pools of the
-	 * replicas its topology lists at start-up (pre-warm), so the client holds one for every replica at once, without
-	 * waiting for a renewal of Jedis's slot cache.
+	 * Jedis creates a replica's pool when its slot table lists the replica, and a node
+	 * that has not yet heard of every replica through gossip answers
+	 * {@code CLUSTER SLOTS} without it; Slotwise sets up the pools of the replicas its
+	 * topology lists at start-up (pre-warm), so the client holds one for every replica at
+	 * once, without waiting for a renewal of Jedis's slot cache.
 	 */
 	static void assertReplicaPools(AssertableApplicationContext context, RedisTestCluster cluster) {
 		SlotwiseJedisConnectionFactory factory = context.getBean(SlotwiseJedisConnectionFactory.class);
@@ -287,7 +294,8 @@ class JedisReadFromIntegrationTests {
 	}
 
 	static ApplicationContextRunner runner(RedisTestCluster cluster, String readFrom) {
-		// Jedis's slot cache is left to its default renewal: replicas it does not list yet get their pools from
+		// Jedis's slot cache is left to its default renewal: replicas it does not list
+		// yet get their pools from
 		// Slotwise's topology.
 		ApplicationContextRunner runner = MultiKeyTestSupport.runner("jedis", cluster);
 		return (readFrom != null) ? runner.withPropertyValues("slotwise.multikey.read-from=" + readFrom) : runner;

@@ -19,8 +19,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * With {@code slotwise.multikey.read-from=replica} or {@code replica-preferred}, a replica that is down or hangs
- * costs no read: the batches it fails are served by its master, with the right values, counted on the servers.
+ * With {@code slotwise.multikey.read-from=replica} or {@code replica-preferred}, a
+ * replica that is down or hangs costs no read: the batches it fails are served by its
+ * master, with the right values, counted on the servers.
  */
 @WithRedisCluster(dedicated = true)
 class JedisReadFromReplicaFailureIntegrationTests {
@@ -39,7 +40,8 @@ class JedisReadFromReplicaFailureIntegrationTests {
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			Map<String, String> values = keyspace(template, cluster);
 			Random random = new Random(1);
-			// Every replica serves, and holds READONLY connections, before one of them goes.
+			// Every replica serves, and holds READONLY connections, before one of them
+			// goes.
 			for (int call = 0; call < 20; call++) {
 				readAndCheck(template, values, random, call);
 			}
@@ -77,8 +79,10 @@ class JedisReadFromReplicaFailureIntegrationTests {
 		cluster.reset();
 		RedisNode master = cluster.masters().get(0);
 		RedisNode paused = cluster.replicasOf(master).get(0);
-		// The topology is cached for the whole test: a refresh runs on a caller's stack and may ask the hanging
-		// replica (slotwise.topology.prefer-replicas), which is the topology's fault, not the reads' under test.
+		// The topology is cached for the whole test: a refresh runs on a caller's stack
+		// and may ask the hanging
+		// replica (slotwise.topology.prefer-replicas), which is the topology's fault, not
+		// the reads' under test.
 		runner(cluster, readFrom).withPropertyValues("slotwise.topology.cache-ttl=5m").run((context) -> {
 			assertThat(context).hasNotFailed();
 			JedisReadFromIntegrationTests.assertReplicaPools(context, cluster);
@@ -89,13 +93,17 @@ class JedisReadFromReplicaFailureIntegrationTests {
 				readAndCheck(template, values, random, call);
 			}
 			cluster.resetStats();
-			// spring.data.redis.timeout=2s bounds each call to 2 s; a replica gets half of it before its batch goes
-			// to the master. While paused the replica accepts connections and commands but answers none.
+			// spring.data.redis.timeout=2s bounds each call to 2 s; a replica gets half
+			// of it before its batch goes
+			// to the master. While paused the replica accepts connections and commands
+			// but answers none.
 			long pauseMillis = 6000;
 			long pausedAt = System.nanoTime();
 			cluster.withAdmin(paused, (jedis) -> jedis.clientPause(pauseMillis));
-			// replica-preferred leaves the hanging replica aside after its first failure. replica tries it for every
-			// batch, so only the first call is checked there: later ones need a new connection to it, whose handshake
+			// replica-preferred leaves the hanging replica aside after its first failure.
+			// replica tries it for every
+			// batch, so only the first call is checked there: later ones need a new
+			// connection to it, whose handshake
 			// waits out the whole socket timeout (the README says so).
 			int calls = readFrom.equals("replica") ? 1 : 20;
 			for (int call = 0; call < calls; call++) {
@@ -110,7 +118,8 @@ class JedisReadFromReplicaFailureIntegrationTests {
 				}
 			}
 		});
-		// The admin connection's commands wait out the pause (5 s socket timeout): poll until the replica answers.
+		// The admin connection's commands wait out the pause (5 s socket timeout): poll
+		// until the replica answers.
 		JedisReadFromIntegrationTests.await("the paused replica to answer", () -> {
 			try {
 				return "PONG".equals(cluster.withAdmin(paused, (jedis) -> jedis.ping()));

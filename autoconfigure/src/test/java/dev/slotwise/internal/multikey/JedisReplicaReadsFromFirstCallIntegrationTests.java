@@ -14,16 +14,21 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * With {@code slotwise.multikey.read-from=replica} over Jedis, cross-slot reads reach every replica from the first
- * call after start-up, on fresh clusters: a fresh cluster's {@code CLUSTER SLOTS} may still leave out replicas (a
- * node lists only replicas whose replication offset its gossip has seen), so Jedis's slot cache has no pool for them,
- * while Slotwise's topology ({@code CLUSTER NODES}) lists them. Nothing renews Jedis's slot cache by hand. Counted on
- * the servers: the first call's {@code MGET}s per node ({@code INFO commandstats}). Half the starts pre-warm (the
- * pools are set up then), half do not (the pools are set up when the engine first indexes the topology).
+ * With {@code slotwise.multikey.read-from=replica} over Jedis, cross-slot reads reach
+ * every replica from the first call after start-up, on fresh clusters: a fresh cluster's
+ * {@code CLUSTER SLOTS} may still leave out replicas (a node lists only replicas whose
+ * replication offset its gossip has seen), so Jedis's slot cache has no pool for them,
+ * while Slotwise's topology ({@code CLUSTER NODES}) lists them. Nothing renews Jedis's
+ * slot cache by hand. Counted on the servers: the first call's {@code MGET}s per node
+ * ({@code INFO commandstats}). Half the starts pre-warm (the pools are set up then), half
+ * do not (the pools are set up when the engine first indexes the topology).
  */
 class JedisReplicaReadsFromFirstCallIntegrationTests {
 
-	/** Fresh clusters: in the measurement that found the race, 5 of 8 starts had a replica missing. */
+	/**
+	 * Fresh clusters: in the measurement that found the race, 5 of 8 starts had a replica
+	 * missing.
+	 */
 	private static final int STARTS = 6;
 
 	@Test
@@ -41,8 +46,10 @@ class JedisReplicaReadsFromFirstCallIntegrationTests {
 				}
 				int attempt = start;
 				MultiKeyTestSupport.runner("jedis", cluster)
-					// A replica gets half the call's timeout before its batch goes to the master: generous, since a
-					// just-formed cluster on a busy machine may be slow to answer, and the pools are what is tested.
+					// A replica gets half the call's timeout before its batch goes to the
+					// master: generous, since a
+					// just-formed cluster on a busy machine may be slow to answer, and
+					// the pools are what is tested.
 					.withPropertyValues("slotwise.multikey.read-from=replica", "slotwise.pool.prewarm=" + prewarm,
 							"slotwise.multikey.timeout=20s", "spring.data.redis.timeout=20s")
 					.run((context) -> {
@@ -58,20 +65,22 @@ class JedisReplicaReadsFromFirstCallIntegrationTests {
 						}
 						for (RedisNode master : cluster.masters()) {
 							assertThat(cluster.commandCalls(master, "mget") + cluster.commandCalls(master, "get"))
-								.as("start %d (pre-warm %s): reads master %s served on the first call", attempt, prewarm,
-										master)
+								.as("start %d (pre-warm %s): reads master %s served on the first call", attempt,
+										prewarm, master)
 								.isZero();
 						}
 					});
 			}
 		}
-		// Not asserted (it depends on the machine's timing); printed so a run shows whether the race was there.
+		// Not asserted (it depends on the machine's timing); printed so a run shows
+		// whether the race was there.
 		System.out.println("Fresh starts whose CLUSTER SLOTS left out a replica before the context started: "
 				+ racedStarts + " of " + STARTS);
 	}
 
 	/**
-	 * Tells whether the first node's {@code CLUSTER SLOTS} lists fewer replicas than the cluster has, right now.
+	 * Tells whether the first node's {@code CLUSTER SLOTS} lists fewer replicas than the
+	 * cluster has, right now.
 	 */
 	private static boolean replicasMissingFromClusterSlots(RedisTestCluster cluster) {
 		RedisNode seed = cluster.nodes().get(0);

@@ -22,9 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The engine's own Lettuce command: encodes exactly as Lettuce's {@link Command} does, puts decoded replies, error
- * replies and {@code ASKING} refusals into its batch's slots, completes the batch with the last reply, and reports
- * itself done once its batch ended, so Lettuce skips writing it.
+ * The engine's own Lettuce command: encodes exactly as Lettuce's {@link Command} does,
+ * puts decoded replies, error replies and {@code ASKING} refusals into its batch's slots,
+ * completes the batch with the last reply, and reports itself done once its batch ended,
+ * so Lettuce skips writing it.
  */
 class LettuceBatchCommandTests {
 
@@ -144,7 +145,8 @@ class LettuceBatchCommandTests {
 		LettuceBatchCommand second = request(batch, 1, MultiKeyCommand.DEL);
 		assertThat(first.isDone()).isFalse();
 		batch.cancel(true);
-		// Lettuce does not write a command that is done, and drops the reply of one already written.
+		// Lettuce does not write a command that is done, and drops the reply of one
+		// already written.
 		assertThat(first.isDone()).isTrue();
 		assertThat(second.isCancelled()).isTrue();
 		first.getOutput().set(1L);

@@ -41,10 +41,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Each node batch of a cross-slot call over Lettuce reaches the socket as one encoded buffer, counted where Lettuce's
- * channel pipeline hands buffers to the socket, while the servers count one {@code MGET} per slot: a call of 1,000
- * random keys (about 1,000 slots on 3 masters) writes a handful of buffers, not one per slot. Lettuce's own
- * {@code write(Collection)} produced one buffer (and one event-loop task, promise and listener) per command.
+ * Each node batch of a cross-slot call over Lettuce reaches the socket as one encoded
+ * buffer, counted where Lettuce's channel pipeline hands buffers to the socket, while the
+ * servers count one {@code MGET} per slot: a call of 1,000 random keys (about 1,000 slots
+ * on 3 masters) writes a handful of buffers, not one per slot. Lettuce's own
+ * {@code write(Collection)} produced one buffer (and one event-loop task, promise and
+ * listener) per command.
  */
 @WithRedisCluster
 class LettuceBatchWriteIntegrationTests {
@@ -68,7 +70,8 @@ class LettuceBatchWriteIntegrationTests {
 				assertThat(template.opsForValue().multiGet(request)).isEqualTo(valuesOf(request));
 				long buffers = counter.buffers.get() - before;
 				assertThat(mgets(cluster)).as("MGETs the servers ran").isEqualTo(slots(request));
-				// One per master (a window holds up to 10,000 commands); a little room for the client's own traffic.
+				// One per master (a window holds up to 10,000 commands); a little room
+				// for the client's own traffic.
 				assertThat(buffers).as("buffers written for %d MGETs", slots(request)).isBetween(3L, 6L);
 			}
 		});
@@ -94,9 +97,11 @@ class LettuceBatchWriteIntegrationTests {
 	}
 
 	/**
-	 * With a {@code CommandListener} on the client (Lettuce puts a {@code CommandListenerWriter} in front of each node
-	 * connection), the node batches still go out as one buffer each, and the listener hears of every {@code MGET}
-	 * the servers ran, started and succeeded, as it does of Lettuce's own {@code MGET}s with Slotwise off.
+	 * With a {@code CommandListener} on the client (Lettuce puts a
+	 * {@code CommandListenerWriter} in front of each node connection), the node batches
+	 * still go out as one buffer each, and the listener hears of every {@code MGET} the
+	 * servers ran, started and succeeded, as it does of Lettuce's own {@code MGET}s with
+	 * Slotwise off.
 	 */
 	@Test
 	void aCommandListenerSeesEveryCommandOfTheOneBufferNodeBatches(RedisTestCluster cluster) {
@@ -184,7 +189,8 @@ class LettuceBatchWriteIntegrationTests {
 
 				@Override
 				public void afterChannelInitialized(Channel channel) {
-					// Nearest the socket: what passes here is what Lettuce's encoder produced.
+					// Nearest the socket: what passes here is what Lettuce's encoder
+					// produced.
 					channel.pipeline().addFirst(counter);
 				}
 
@@ -194,8 +200,9 @@ class LettuceBatchWriteIntegrationTests {
 	}
 
 	/**
-	 * Registers a {@link MgetListener} on the factory's client as soon as it exists (the factory starts when it is
-	 * initialized), before any connection is opened: Lettuce gives only connections opened afterwards its writer.
+	 * Registers a {@link MgetListener} on the factory's client as soon as it exists (the
+	 * factory starts when it is initialized), before any connection is opened: Lettuce
+	 * gives only connections opened afterwards its writer.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	static class ListeningClient {

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The engine's commands are wrapped for Lettuce's tracing only when the client traces, carry the observation current
- * on the sending thread, and still complete their batch through the wrapper.
+ * The engine's commands are wrapped for Lettuce's tracing only when the client traces,
+ * carry the observation current on the sending thread, and still complete their batch
+ * through the wrapper.
  */
 class LettuceCommandTracingTests {
 

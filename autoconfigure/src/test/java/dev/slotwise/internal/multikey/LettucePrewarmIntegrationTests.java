@@ -16,10 +16,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Over Lettuce, the connections pre-warm opens are the ones the first requests use, counted on the servers
- * ({@code CLIENT LIST} by the application's client name): single-key commands (Lettuce's own slot routing),
- * cross-slot calls (the engine) and, when reads go to replicas, replica reads open no connection on any node. Lettuce keeps node connections by host and port for slot routing and by node id for
- * commands addressed to a node: warming the latter left every first request to connect.
+ * Over Lettuce, the connections pre-warm opens are the ones the first requests use,
+ * counted on the servers ({@code CLIENT LIST} by the application's client name):
+ * single-key commands (Lettuce's own slot routing), cross-slot calls (the engine) and,
+ * when reads go to replicas, replica reads open no connection on any node. Lettuce keeps
+ * node connections by host and port for slot routing and by node id for commands
+ * addressed to a node: warming the latter left every first request to connect.
  */
 @WithRedisCluster
 class LettucePrewarmIntegrationTests {
@@ -48,7 +50,8 @@ class LettucePrewarmIntegrationTests {
 				assertThat(connectionsPerNode(cluster)).as("connections per node, before: %s", warmed)
 					.isEqualTo(warmed);
 				if (readFrom.equals("replica")) {
-					assertThat(cluster.replicas()).allSatisfy((replica) -> assertThat(warmed.get(replica)).isPositive());
+					assertThat(cluster.replicas())
+						.allSatisfy((replica) -> assertThat(warmed.get(replica)).isPositive());
 				}
 				assertThat(cluster.masters()).allSatisfy((master) -> assertThat(warmed.get(master)).isPositive());
 			});

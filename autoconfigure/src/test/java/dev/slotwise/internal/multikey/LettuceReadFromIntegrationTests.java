@@ -28,9 +28,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The engine's reads over Lettuce follow {@code spring.data.redis.lettuce.read-from} as Lettuce's own reads do,
- * counted on the servers: the share of read commands ({@code MGET} and {@code GET}) that replicas serve for 200
- * cross-slot {@code multiGet(100)} calls, with Slotwise's engine on and off; writes stay on masters.
+ * The engine's reads over Lettuce follow {@code spring.data.redis.lettuce.read-from} as
+ * Lettuce's own reads do, counted on the servers: the share of read commands
+ * ({@code MGET} and {@code GET}) that replicas serve for 200 cross-slot
+ * {@code multiGet(100)} calls, with Slotwise's engine on and off; writes stay on masters.
  */
 @WithRedisCluster
 class LettuceReadFromIntegrationTests {
@@ -80,8 +81,9 @@ class LettuceReadFromIntegrationTests {
 	}
 
 	/**
-	 * A client whose {@code ClientOptions.getReadOnlyCommands()} does not count {@code MGET} as a read sends its
-	 * {@code MGET}s to masters whatever its {@code ReadFrom} says: Lettuce's own routing does, and so does the engine.
+	 * A client whose {@code ClientOptions.getReadOnlyCommands()} does not count
+	 * {@code MGET} as a read sends its {@code MGET}s to masters whatever its
+	 * {@code ReadFrom} says: Lettuce's own routing does, and so does the engine.
 	 */
 	@Test
 	void commandsTheClientDoesNotCountAsReadsStayOnMasters(RedisTestCluster cluster) {
@@ -98,13 +100,15 @@ class LettuceReadFromIntegrationTests {
 
 	@Test
 	void anyNodeSpreadsReadsOverMastersAndReplicas(RedisTestCluster cluster) {
-		// Random choice between a master and its replica for 600 node batches: both shares are far from 0.
+		// Random choice between a master and its replica for 600 node batches: both
+		// shares are far from 0.
 		assertThat(replicaShare(cluster, "any", true)).isBetween(0.2, 0.8);
 	}
 
 	@Test
 	void lowestLatencyReadsReturnTheWrittenValues(RedisTestCluster cluster) {
-		// Which node is fastest is the machine's business; that every value read is right is checked inside.
+		// Which node is fastest is the machine's business; that every value read is right
+		// is checked inside.
 		replicaShare(cluster, "lowestLatency", true);
 	}
 
@@ -120,7 +124,8 @@ class LettuceReadFromIntegrationTests {
 			}
 			template.opsForValue().multiSet(tuples);
 			assertThat(template.delete(List.copyOf(tuples.keySet()))).isEqualTo(500);
-			// Replicas count the MSETs and DELs they replicate; a write sent to a replica would be refused there
+			// Replicas count the MSETs and DELs they replicate; a write sent to a replica
+			// would be refused there
 			// with MOVED, which the replica's errorstats would count.
 			for (RedisNode replica : cluster.replicas()) {
 				String errors = cluster.withAdmin(replica, (jedis) -> jedis.info("errorstats"));
@@ -135,11 +140,10 @@ class LettuceReadFromIntegrationTests {
 	}
 
 	/**
-	 * Writes a keyspace, waits until the replicas hold it, runs the calls, checks every value, and returns the share
-	 * of read commands the replicas executed.
+	 * Writes a keyspace, waits until the replicas hold it, runs the calls, checks every
+	 * value, and returns the share of read commands the replicas executed.
 	 */
-	private double replicaShare(RedisTestCluster cluster, String readFrom, boolean engine,
-			Class<?>... configurations) {
+	private double replicaShare(RedisTestCluster cluster, String readFrom, boolean engine, Class<?>... configurations) {
 		cluster.reset();
 		List<RedisNode> masters = cluster.masters();
 		List<RedisNode> replicas = cluster.replicas();
@@ -185,7 +189,8 @@ class LettuceReadFromIntegrationTests {
 	}
 
 	/**
-	 * Replication is asynchronous: poll until each replica's key count equals its master's, with a deadline.
+	 * Replication is asynchronous: poll until each replica's key count equals its
+	 * master's, with a deadline.
 	 */
 	private static void awaitReplication(RedisTestCluster cluster, List<RedisNode> masters) {
 		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();

@@ -21,9 +21,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code ASK} and {@code MOVED} redirects the engine's commands meet during a real slot migration reach the
- * client's Lettuce event bus as {@link AskRedirectionEvent} and {@link MovedRedirectionEvent}, as those of Lettuce's
- * own commands do: the same cross-slot {@code multiGet}, run with Slotwise off (Lettuce splits it by slot itself),
+ * The {@code ASK} and {@code MOVED} redirects the engine's commands meet during a real
+ * slot migration reach the client's Lettuce event bus as {@link AskRedirectionEvent} and
+ * {@link MovedRedirectionEvent}, as those of Lettuce's own commands do: the same
+ * cross-slot {@code multiGet}, run with Slotwise off (Lettuce splits it by slot itself),
  * publishes the same kinds of event for the same command and slot.
  */
 @WithRedisCluster
@@ -37,8 +38,10 @@ class LettuceRedirectEventsIntegrationTests {
 		SlotMigration migration = SlotMigration.of(cluster, "{ev}");
 		assertThat(withSlotwise).as("with Slotwise")
 			.containsExactly("ASK MGET " + migration.slot(), "MOVED MGET " + migration.slot());
-		// Plain Lettuce may refresh its partitions by itself between the hand-over and the next read (a refresh the ASK
-		// triggered, or its periodic one, late on a busy machine), and then meets no MOVED: its events are the same
+		// Plain Lettuce may refresh its partitions by itself between the hand-over and
+		// the next read (a refresh the ASK
+		// triggered, or its periodic one, late on a busy machine), and then meets no
+		// MOVED: its events are the same
 		// kinds for the same command and slot, the MOVED only where it met one.
 		assertThat(plainBoot).as("plain Spring Boot, the same kinds as with Slotwise")
 			.contains("ASK MGET " + migration.slot())
@@ -46,12 +49,13 @@ class LettuceRedirectEventsIntegrationTests {
 	}
 
 	/**
-	 * Moves the slot of {@code {ev}} with its keys, reading across slots when the keys have moved (the source answers
-	 * {@code ASK}) and again once the slot is handed over (it answers {@code MOVED}), then moves it back.
-	 * @return each redirect event of the slot, as {@code kind command slot}, without repeats in a row
+	 * Moves the slot of {@code {ev}} with its keys, reading across slots when the keys
+	 * have moved (the source answers {@code ASK}) and again once the slot is handed over
+	 * (it answers {@code MOVED}), then moves it back.
+	 * @return each redirect event of the slot, as {@code kind command slot}, without
+	 * repeats in a row
 	 */
-	private static List<String> redirectsDuringAMigration(RedisTestCluster cluster, boolean slotwise)
-			throws Exception {
+	private static List<String> redirectsDuringAMigration(RedisTestCluster cluster, boolean slotwise) throws Exception {
 		List<String> seen = new ArrayList<>();
 		SlotMigration migration = SlotMigration.of(cluster, "{ev}");
 		MultiKeyTestSupport.runner("lettuce", cluster)

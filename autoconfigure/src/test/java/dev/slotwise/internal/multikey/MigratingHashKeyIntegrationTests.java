@@ -13,10 +13,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A cross-slot {@code multiGet} that includes hash keys of a slot whose keys are split between the migrating source
- * and the importing target: the source refuses the slot's {@code MGET} with {@code TRYAGAIN} and the engine asks key
- * by key. Each key is asked with a one-key {@code MGET}, which answers nil for a hash as the whole {@code MGET} would;
- * a {@code GET} would fail the call with {@code WRONGTYPE}.
+ * A cross-slot {@code multiGet} that includes hash keys of a slot whose keys are split
+ * between the migrating source and the importing target: the source refuses the slot's
+ * {@code MGET} with {@code TRYAGAIN} and the engine asks key by key. Each key is asked
+ * with a one-key {@code MGET}, which answers nil for a hash as the whole {@code MGET}
+ * would; a {@code GET} would fail the call with {@code WRONGTYPE}.
  */
 @WithRedisCluster
 class MigratingHashKeyIntegrationTests {
@@ -48,7 +49,8 @@ class MigratingHashKeyIntegrationTests {
 					expected.add(key.endsWith("-hash") ? null : "v-" + key);
 				}
 				assertThat(values).isEqualTo(expected);
-				// The call really met the split: the source refused the slot's MGET, and the moved keys were asked
+				// The call really met the split: the source refused the slot's MGET, and
+				// the moved keys were asked
 				// for at the target after ASKING; no node answered WRONGTYPE.
 				assertThat(errorCount(cluster, migration.source(), "TRYAGAIN")).isPositive();
 				assertThat(cluster.commandCalls(migration.target(), "asking")).isPositive();

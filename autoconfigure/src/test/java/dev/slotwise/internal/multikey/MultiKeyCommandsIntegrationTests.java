@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * What the server sees of a cross-slot call, argument handling, and large calls, on both clients.
+ * What the server sees of a cross-slot call, argument handling, and large calls, on both
+ * clients.
  */
 @WithRedisCluster
 class MultiKeyCommandsIntegrationTests {
@@ -97,18 +98,21 @@ class MultiKeyCommandsIntegrationTests {
 		for (byte[] key : keys) {
 			tuples.put(key, key);
 		}
-		// What is checked is the values, not the speed: on a busy machine 100,000 keys can take longer than the
+		// What is checked is the values, not the speed: on a busy machine 100,000 keys
+		// can take longer than the
 		// test kit's 2 s timeout.
-		withConnection(MultiKeyTestSupport.runner(client, cluster)
-			.withPropertyValues("spring.data.redis.timeout=30s", "slotwise.multikey.timeout=30s"), (connection) -> {
-			connection.stringCommands().mSet(tuples);
-			List<byte[]> values = connection.stringCommands().mGet(keys);
-			assertThat(values).hasSize(keys.length);
-			for (int i = 0; i < keys.length; i += 997) {
-				assertThat(values.get(i)).isEqualTo(keys[i]);
-			}
-			assertThat(values).doesNotContainNull();
-		});
+		withConnection(
+				MultiKeyTestSupport.runner(client, cluster)
+					.withPropertyValues("spring.data.redis.timeout=30s", "slotwise.multikey.timeout=30s"),
+				(connection) -> {
+					connection.stringCommands().mSet(tuples);
+					List<byte[]> values = connection.stringCommands().mGet(keys);
+					assertThat(values).hasSize(keys.length);
+					for (int i = 0; i < keys.length; i += 997) {
+						assertThat(values.get(i)).isEqualTo(keys[i]);
+					}
+					assertThat(values).doesNotContainNull();
+				});
 	}
 
 	@ParameterizedTest
@@ -121,7 +125,8 @@ class MultiKeyCommandsIntegrationTests {
 			assertThat(connection.keyCommands().exists(new byte[0][])).isZero();
 			assertThat(connection.stringCommands().mSet(Map.of())).isTrue();
 			assertThat(cluster.totalCommandCalls("mget") + cluster.totalCommandCalls("del")
-					+ cluster.totalCommandCalls("exists") + cluster.totalCommandCalls("mset")).isZero();
+					+ cluster.totalCommandCalls("exists") + cluster.totalCommandCalls("mset"))
+				.isZero();
 		});
 	}
 
@@ -160,12 +165,14 @@ class MultiKeyCommandsIntegrationTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "jedis", "lettuce" })
 	void disabledMultiKeyLeavesSpringDataRedisInPlace(String client, RedisTestCluster cluster) {
-		withConnection(MultiKeyTestSupport.runner(client, cluster).withPropertyValues("slotwise.multikey.enabled=false"),
+		withConnection(
+				MultiKeyTestSupport.runner(client, cluster).withPropertyValues("slotwise.multikey.enabled=false"),
 				(connection) -> {
 					byte[][] keys = keys("d:", 100);
 					cluster.resetStats();
 					connection.stringCommands().mGet(keys);
-					// Spring Data Redis: one GET per key over Jedis, one MGET per slot over Lettuce.
+					// Spring Data Redis: one GET per key over Jedis, one MGET per slot
+					// over Lettuce.
 					long commands = cluster.totalCommandCalls("get") + cluster.totalCommandCalls("mget");
 					assertThat(commands).isGreaterThan(3);
 				});
@@ -173,9 +180,12 @@ class MultiKeyCommandsIntegrationTests {
 
 	@org.junit.jupiter.api.Test
 	void springDataRedisCrossSlotDelOverJedisCountsKeysSentNotRemoved(RedisTestCluster cluster) {
-		// Documents the upstream behaviour Slotwise corrects: none of these keys exists, yet Spring Data Redis
-		// reports every key as deleted. Slotwise's count is checked by the differential tests.
-		withConnection(MultiKeyTestSupport.runner("jedis", cluster).withPropertyValues("slotwise.multikey.enabled=false"),
+		// Documents the upstream behaviour Slotwise corrects: none of these keys exists,
+		// yet Spring Data Redis
+		// reports every key as deleted. Slotwise's count is checked by the differential
+		// tests.
+		withConnection(
+				MultiKeyTestSupport.runner("jedis", cluster).withPropertyValues("slotwise.multikey.enabled=false"),
 				(connection) -> assertThat(connection.keyCommands().del(keys("absent:", 10))).isEqualTo(10));
 	}
 
@@ -186,8 +196,10 @@ class MultiKeyCommandsIntegrationTests {
 		for (byte[] key : keys) {
 			tuples.put(key, key);
 		}
-		withConnection(MultiKeyTestSupport.runner("jedis", cluster).withPropertyValues("slotwise.multikey.jedis-executor.threads=1",
-				"slotwise.multikey.jedis-executor.queue-capacity=1"), (connection) -> {
+		withConnection(MultiKeyTestSupport.runner("jedis", cluster)
+			.withPropertyValues("slotwise.multikey.jedis-executor.threads=1",
+					"slotwise.multikey.jedis-executor.queue-capacity=1"),
+				(connection) -> {
 					connection.stringCommands().mSet(tuples);
 					java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(8);
 					try {

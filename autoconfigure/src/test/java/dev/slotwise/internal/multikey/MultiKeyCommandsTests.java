@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Which Spring Data Redis calls reach the engine, pinned by signature, with an in-memory cluster behind it.
+ * Which Spring Data Redis calls reach the engine, pinned by signature, with an in-memory
+ * cluster behind it.
  */
 class MultiKeyCommandsTests {
 
@@ -32,7 +33,8 @@ class MultiKeyCommandsTests {
 	private final List<String> forwarded = new ArrayList<>();
 
 	private final MultiKeyCommands commands = new MultiKeyCommands(
-			() -> new MultiKeyEngine(this.cluster, new MultiKeySettings(500, 10_000, Duration.ofSeconds(5), 5)), this.pipelined::get);
+			() -> new MultiKeyEngine(this.cluster, new MultiKeySettings(500, 10_000, Duration.ofSeconds(5), 5)),
+			this.pipelined::get);
 
 	@Test
 	void interceptsExactlyTheseSpringDataRedisSignatures() {
@@ -90,12 +92,13 @@ class MultiKeyCommandsTests {
 	}
 
 	private <T> T delegate(Class<T> type) {
-		return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type }, (proxy, method, args) -> {
-			this.forwarded.add(method.getName());
-			Class<?> returns = method.getReturnType();
-			return (returns == Long.class) ? 0L : (returns == Boolean.class) ? Boolean.TRUE
-					: (returns == List.class) ? List.of() : null;
-		}));
+		return type
+			.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type }, (proxy, method, args) -> {
+				this.forwarded.add(method.getName());
+				Class<?> returns = method.getReturnType();
+				return (returns == Long.class) ? 0L
+						: (returns == Boolean.class) ? Boolean.TRUE : (returns == List.class) ? List.of() : null;
+			}));
 	}
 
 	private static String signature(Method method) {

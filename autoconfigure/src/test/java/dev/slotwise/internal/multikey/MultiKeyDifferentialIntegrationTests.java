@@ -20,8 +20,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Randomized differential tests on both clients: the engine's results equal a per-key loop's on the same data
- * (hash tags, binary keys, duplicates, missing keys, mixed value sizes, 0 to 2,000 keys per call).
+ * Randomized differential tests on both clients: the engine's results equal a per-key
+ * loop's on the same data (hash tags, binary keys, duplicates, missing keys, mixed value
+ * sizes, 0 to 2,000 keys per call).
  */
 @WithRedisCluster
 class MultiKeyDifferentialIntegrationTests {
@@ -116,7 +117,8 @@ class MultiKeyDifferentialIntegrationTests {
 	}
 
 	/**
-	 * Sizes from 0 to 2,000, with the small sizes (where fixed costs show) well represented.
+	 * Sizes from 0 to 2,000, with the small sizes (where fixed costs show) well
+	 * represented.
 	 */
 	private static int size(Random random, int iteration) {
 		return switch (iteration % 4) {

@@ -22,9 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The engine's asynchronous core (what the reactive path runs on), driven through the in-memory cluster: the future
- * completes from the transport's callbacks with the blocking path's results, ends at the deadline without a thread
- * waiting, fails with the same exception types, and cancelling it cancels the node batches in flight.
+ * The engine's asynchronous core (what the reactive path runs on), driven through the
+ * in-memory cluster: the future completes from the transport's callbacks with the
+ * blocking path's results, ends at the deadline without a thread waiting, fails with the
+ * same exception types, and cancelling it cancels the node batches in flight.
  */
 class MultiKeyEngineAsyncTests {
 

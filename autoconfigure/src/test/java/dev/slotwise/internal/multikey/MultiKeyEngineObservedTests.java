@@ -16,8 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The engine starts one observed operation per call and one child per node batch, ends each exactly once with the
- * call's outcome, and keeps the batch current on the sending thread while the transport sends it.
+ * The engine starts one observed operation per call and one child per node batch, ends
+ * each exactly once with the call's outcome, and keeps the batch current on the sending
+ * thread while the transport sends it.
  */
 class MultiKeyEngineObservedTests {
 
@@ -49,7 +50,8 @@ class MultiKeyEngineObservedTests {
 			assertThat(call.size).isEqualTo(300);
 			assertThat(call.outcomes).containsExactly(Observed.SUCCESS);
 			assertThat(call.children).extracting((batch) -> batch.node).containsExactlyInAnyOrder(A, B, C);
-			assertThat(call.children).allSatisfy((batch) -> assertThat(batch.outcomes).containsExactly(Observed.SUCCESS));
+			assertThat(call.children)
+				.allSatisfy((batch) -> assertThat(batch.outcomes).containsExactly(Observed.SUCCESS));
 			assertThat(call.children.stream().mapToInt((batch) -> batch.size).sum())
 				.isEqualTo(this.cluster.sent.stream().mapToInt((batch) -> batch.requests().size()).sum());
 		});

@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The engine driven through {@link NodeTransport} with an in-memory cluster: planning, chunking, redirects, timeouts,
- * cancellation and failures, with no Redis.
+ * The engine driven through {@link NodeTransport} with an in-memory cluster: planning,
+ * chunking, redirects, timeouts, cancellation and failures, with no Redis.
  */
 class MultiKeyEngineTests {
 
@@ -101,7 +101,8 @@ class MultiKeyEngineTests {
 		long after = System.nanoTime();
 		assertThat(values.get(0)).isEqualTo(value("here"));
 		assertThat(this.cluster.invalidations).hasValue(1);
-		// The invalidation says when the call began routing: a client that applied a change since then ignores it.
+		// The invalidation says when the call began routing: a client that applied a
+		// change since then ignores it.
 		assertThat(this.cluster.routedAt).singleElement()
 			.satisfies((routedAt) -> assertThat(routedAt - before).isNotNegative())
 			.satisfies((routedAt) -> assertThat(after - routedAt).isNotNegative());
@@ -180,7 +181,8 @@ class MultiKeyEngineTests {
 			}
 
 		}, new MultiKeySettings(500, 10_000, Duration.ofSeconds(5), 3), this.observer);
-		// Redirects ran out: Lettuce's error reply, which Spring Data Redis translates to RedisSystemException.
+		// Redirects ran out: Lettuce's error reply, which Spring Data Redis translates to
+		// RedisSystemException.
 		assertThatExceptionOfType(MultiKeySystemException.class)
 			.isThrownBy(() -> engine.mGet(new byte[][] { key, key("z") }))
 			.withMessageContaining("failed after 3 redirects")
@@ -225,7 +227,8 @@ class MultiKeyEngineTests {
 
 	@Test
 	void aFailingNodeFailsTheCallAndCancelsTheBatchesStillInFlight() {
-		// A fails only once C's batch was sent, so C's batch is in flight when the call fails, whatever the load.
+		// A fails only once C's batch was sent, so C's batch is in flight when the call
+		// fails, whatever the load.
 		this.cluster.behave(C, Behaviour.HANG).failAfterBatchTo(A, C);
 		assertThatExceptionOfType(MultiKeyException.class).isThrownBy(() -> engine(settings()).mGet(keys(100)))
 			.withMessageContaining(A.toString())

@@ -28,8 +28,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A master killed while 4 threads run cross-slot mGet: every call returns the right values or fails with a
- * {@link MultiKeyFailure}; never a wrong value or a silent null. After the failover, calls succeed again.
+ * A master killed while 4 threads run cross-slot mGet: every call returns the right
+ * values or fails with a {@link MultiKeyFailure}; never a wrong value or a silent null.
+ * After the failover, calls succeed again.
  */
 @WithRedisCluster(dedicated = true)
 class MultiKeyFailoverIntegrationTests {
@@ -52,8 +53,10 @@ class MultiKeyFailoverIntegrationTests {
 					connection.stringCommands().mSet(tuples);
 					cluster.awaitHealthy();
 					RedisNode victim = ownerOf(cluster, keys[0]);
-					// Replication is asynchronous: a failover may lose writes the replica never received, which
-					// is Redis's behaviour, not the client's. Start only once the replica has everything.
+					// Replication is asynchronous: a failover may lose writes the replica
+					// never received, which
+					// is Redis's behaviour, not the client's. Start only once the replica
+					// has everything.
 					awaitReplicated(cluster, victim);
 					AtomicBoolean stop = new AtomicBoolean();
 					AtomicLong correct = new AtomicLong();
@@ -82,8 +85,7 @@ class MultiKeyFailoverIntegrationTests {
 						assertThat(wrong).isEmpty();
 						assertThat(correct.get()).as("correct calls after failover")
 							.isGreaterThanOrEqualTo(before + 50);
-						assertThat(clearFailures)
-							.allSatisfy((ex) -> assertThat(ex.getMessage()).contains("node(s)"));
+						assertThat(clearFailures).allSatisfy((ex) -> assertThat(ex.getMessage()).contains("node(s)"));
 						// Afterwards every call is right again.
 						for (int i = 0; i < 20; i++) {
 							assertThat(connection.stringCommands().mGet(keys))
@@ -104,9 +106,9 @@ class MultiKeyFailoverIntegrationTests {
 			List<byte[]> values = connection.stringCommands().mGet(keys);
 			for (int i = 0; i < keys.length; i++) {
 				if (!Arrays.equals(values.get(i), keys[i])) {
-					wrong.add(new AssertionError(((values.get(i) == null) ? "Null" : "Wrong value "
-							+ new String(values.get(i), StandardCharsets.UTF_8)) + " for key #" + i + " (slot "
-							+ SlotHash.slot(keys[i]) + ")"));
+					wrong.add(new AssertionError(((values.get(i) == null) ? "Null"
+							: "Wrong value " + new String(values.get(i), StandardCharsets.UTF_8)) + " for key #" + i
+							+ " (slot " + SlotHash.slot(keys[i]) + ")"));
 					return;
 				}
 			}
@@ -128,7 +130,10 @@ class MultiKeyFailoverIntegrationTests {
 	private static RedisNode ownerOf(RedisTestCluster cluster, byte[] key) {
 		int slot = SlotHash.slot(key);
 		for (RedisNode master : cluster.masters()) {
-			String myself = cluster.clusterNodes(master).stream().filter((line) -> line.contains("myself")).findFirst()
+			String myself = cluster.clusterNodes(master)
+				.stream()
+				.filter((line) -> line.contains("myself"))
+				.findFirst()
 				.orElseThrow();
 			String[] fields = myself.split(" ");
 			for (int i = 8; i < fields.length; i++) {
@@ -145,8 +150,10 @@ class MultiKeyFailoverIntegrationTests {
 		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
 		while (System.nanoTime() < deadline) {
 			String info = cluster.withAdmin(master, (jedis) -> jedis.info("replication"));
-			long offset = info.lines().filter((line) -> line.startsWith("master_repl_offset:"))
-				.mapToLong((line) -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim())).findFirst()
+			long offset = info.lines()
+				.filter((line) -> line.startsWith("master_repl_offset:"))
+				.mapToLong((line) -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim()))
+				.findFirst()
 				.orElse(-1);
 			boolean replicated = info.lines().filter((line) -> line.matches("slave\\d+:.*")).findAny().isPresent()
 					&& info.lines().filter((line) -> line.matches("slave\\d+:.*")).allMatch((line) -> {

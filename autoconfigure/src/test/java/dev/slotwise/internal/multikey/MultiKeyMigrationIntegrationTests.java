@@ -36,8 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A slot migrated key by key (CLUSTER SETSLOT MIGRATING/IMPORTING + MIGRATE) while 8 threads run cross-slot mGet:
- * every call returns the right values and none fails.
+ * A slot migrated key by key (CLUSTER SETSLOT MIGRATING/IMPORTING + MIGRATE) while 8
+ * threads run cross-slot mGet: every call returns the right values and none fails.
  */
 @WithRedisCluster(dedicated = true)
 class MultiKeyMigrationIntegrationTests {
@@ -104,18 +104,21 @@ class MultiKeyMigrationIntegrationTests {
 				assertThat(readers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
 				assertThat(failures).isEmpty();
 				assertThat(calls.get()).isGreaterThan(THREADS);
-				// The readers really met the migration: the engine followed ASK redirects with ASKING.
+				// The readers really met the migration: the engine followed ASK redirects
+				// with ASKING.
 				assertThat(cluster.totalCommandCalls("asking")).isPositive();
 			}
 		});
 	}
 
 	/**
-	 * A slot left half-way through a migration, half its keys on the target: every read of it is answered TRYAGAIN,
-	 * then ASK for the moved keys, so each call sends the target a batch of ASKING + GET pairs while other threads keep
-	 * the same target busy with ordinary reads. ASKING is state of the connection that carries it and holds for the
-	 * next command only: were a pair split by another thread's command on a shared connection, the GET would arrive
-	 * without it and bounce between the two nodes (MOVED, ASK, MOVED...) until the redirect limit fails the call.
+	 * A slot left half-way through a migration, half its keys on the target: every read
+	 * of it is answered TRYAGAIN, then ASK for the moved keys, so each call sends the
+	 * target a batch of ASKING + GET pairs while other threads keep the same target busy
+	 * with ordinary reads. ASKING is state of the connection that carries it and holds
+	 * for the next command only: were a pair split by another thread's command on a
+	 * shared connection, the GET would arrive without it and bounce between the two nodes
+	 * (MOVED, ASK, MOVED...) until the redirect limit fails the call.
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "jedis", "lettuce" })
@@ -124,7 +127,8 @@ class MultiKeyMigrationIntegrationTests {
 		SlotMigration migration = SlotMigration.of(cluster, tag);
 		RedisNode target = migration.target();
 		byte[][] tagged = MultiKeyCommandsIntegrationTests.keys(tag + ":", 100);
-		// A few keys elsewhere make every call cross-slot, so that the engine (not the client's own path) follows the
+		// A few keys elsewhere make every call cross-slot, so that the engine (not the
+		// client's own path) follows the
 		// redirects.
 		byte[][] asked = new byte[tagged.length + 5][];
 		System.arraycopy(tagged, 0, asked, 0, tagged.length);
@@ -151,8 +155,10 @@ class MultiKeyMigrationIntegrationTests {
 				}
 				connection.stringCommands().mSet(tuples);
 				migration.begin();
-				// Half the keys move: the source answers the slot's MGET with TRYAGAIN, the engine splits it into
-				// GETs, and the source answers half of those with ASK, so each call sends the target a batch of many
+				// Half the keys move: the source answers the slot's MGET with TRYAGAIN,
+				// the engine splits it into
+				// GETs, and the source answers half of those with ASK, so each call sends
+				// the target a batch of many
 				// ASKING + GET pairs.
 				List<String> moved = new ArrayList<>();
 				List<String> staying = new ArrayList<>();
@@ -176,7 +182,8 @@ class MultiKeyMigrationIntegrationTests {
 									askedCalls.incrementAndGet();
 								}
 								else if (turn++ % 2 == 0) {
-									// Cross-slot reads: batches of one MGET per slot, written command by command.
+									// Cross-slot reads: batches of one MGET per slot,
+									// written command by command.
 									check(busy, connection.stringCommands().mGet(busy), failures);
 								}
 								else {
@@ -195,10 +202,13 @@ class MultiKeyMigrationIntegrationTests {
 				stop.set(true);
 				threads.shutdown();
 				assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
-				// Every read of the migrated slot went through the source's ASK to the target, with ASKING.
+				// Every read of the migrated slot went through the source's ASK to the
+				// target, with ASKING.
 				long askings = cluster.commandCalls(target, "asking");
-				// The target owns no slot it would redirect a GET of these keys for, unless the GET came without its
-				// ASKING: then it answers MOVED back to the source. Counted by the server, even when a retry recovered.
+				// The target owns no slot it would redirect a GET of these keys for,
+				// unless the GET came without its
+				// ASKING: then it answers MOVED back to the source. Counted by the
+				// server, even when a retry recovered.
 				long movedByTarget = movedReplies(cluster, target);
 				migration.moveKeys(staying);
 				migration.finish();
@@ -208,16 +218,18 @@ class MultiKeyMigrationIntegrationTests {
 				assertThat(movedByTarget).isZero();
 			}
 		});
-		// The connections opened to follow the redirects closed with the context, like all others.
+		// The connections opened to follow the redirects closed with the context, like
+		// all others.
 		assertThat(MultiKeyTestSupport.eventually(() -> MultiKeyTestSupport.applicationConnections(cluster) == 0))
 			.as("application connections gone")
 			.isTrue();
 	}
 
 	/**
-	 * Same-slot calls normally go to Spring Data Redis as one command. On a slot whose keys are split between source
-	 * and target mid-migration the server refuses such a command with TRYAGAIN, which neither client retries; the
-	 * call is then run again through the engine, which reads and deletes key by key following the ASK redirects.
+	 * Same-slot calls normally go to Spring Data Redis as one command. On a slot whose
+	 * keys are split between source and target mid-migration the server refuses such a
+	 * command with TRYAGAIN, which neither client retries; the call is then run again
+	 * through the engine, which reads and deletes key by key following the ASK redirects.
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "jedis", "lettuce" })
@@ -255,11 +267,12 @@ class MultiKeyMigrationIntegrationTests {
 	}
 
 	/**
-	 * Two nodes that redirect a slot to each other for good (the source already gave the slot away, the target still
-	 * only imports it: the finishing order the specification forbids): the call fails once the redirect limit is
-	 * reached, with an exception that names the slot and every hop, instead of looping or returning nulls. A
-	 * same-slot call first goes through the client's own redirect handling; whatever the client makes of running out
-	 * of redirects, the call ends the same way.
+	 * Two nodes that redirect a slot to each other for good (the source already gave the
+	 * slot away, the target still only imports it: the finishing order the specification
+	 * forbids): the call fails once the redirect limit is reached, with an exception that
+	 * names the slot and every hop, instead of looping or returning nulls. A same-slot
+	 * call first goes through the client's own redirect handling; whatever the client
+	 * makes of running out of redirects, the call ends the same way.
 	 */
 	@ParameterizedTest
 	@CsvSource({ "jedis, false", "lettuce, false", "jedis, true", "lettuce, true" })
@@ -268,8 +281,8 @@ class MultiKeyMigrationIntegrationTests {
 		SlotMigration migration = SlotMigration.of(cluster, tag);
 		RedisNode source = migration.source();
 		RedisNode target = migration.target();
-		List<byte[]> keyList = new ArrayList<>(List.of((tag + ":a").getBytes(StandardCharsets.UTF_8),
-				(tag + ":b").getBytes(StandardCharsets.UTF_8)));
+		List<byte[]> keyList = new ArrayList<>(
+				List.of((tag + ":a").getBytes(StandardCharsets.UTF_8), (tag + ":b").getBytes(StandardCharsets.UTF_8)));
 		if (!sameSlot) {
 			keyList.add(("elsewhere-" + client).getBytes(StandardCharsets.UTF_8));
 		}
@@ -286,12 +299,15 @@ class MultiKeyMigrationIntegrationTests {
 					try {
 						assertThatExceptionOfType(DataAccessException.class)
 							.isThrownBy(() -> connection.stringCommands().mGet(keys))
-							.satisfies((ex) -> assertThat(((MultiKeyFailure) ex).getSlots()).containsExactly(migration.slot()))
+							.satisfies((ex) -> assertThat(((MultiKeyFailure) ex).getSlots())
+								.containsExactly(migration.slot()))
 							.withMessageContaining("failed after 5 redirects")
 							.withMessageContaining("MGET at " + target.address() + ": MOVED, ")
 							.withMessageContaining("MGET at " + source.address() + ": MOVED, ");
-						// The engine followed five MOVED replies and gave up on the sixth, which the servers count too
-						// (a same-slot call adds the client's own attempts before the engine's).
+						// The engine followed five MOVED replies and gave up on the
+						// sixth, which the servers count too
+						// (a same-slot call adds the client's own attempts before the
+						// engine's).
 						long moved = movedReplies(cluster, source) + movedReplies(cluster, target);
 						if (sameSlot) {
 							assertThat(moved).isGreaterThan(6);

@@ -20,10 +20,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code slotwise.multikey.timeout} bounds a caller's wait over Jedis whatever the load: with the executor squeezed
- * to one thread and a queue of one, and one master paused far longer than the timeout, no caller runs a node batch
- * itself (where the paused node would hold it until the pause or the socket timeout ends) and none waits for the
- * pool without bound. Lettuce, which needs no executor, runs the same load as the baseline.
+ * {@code slotwise.multikey.timeout} bounds a caller's wait over Jedis whatever the load:
+ * with the executor squeezed to one thread and a queue of one, and one master paused far
+ * longer than the timeout, no caller runs a node batch itself (where the paused node
+ * would hold it until the pause or the socket timeout ends) and none waits for the pool
+ * without bound. Lettuce, which needs no executor, runs the same load as the baseline.
  */
 @WithRedisCluster
 class MultiKeySaturationTimeoutIntegrationTests {
@@ -34,14 +35,16 @@ class MultiKeySaturationTimeoutIntegrationTests {
 
 	private static final long PAUSE_MILLIS = 4000;
 
-	/** The promised bound is 400 ms; the margin absorbs a busy 2-core machine, far below the 4 s pause. */
+	/**
+	 * The promised bound is 400 ms; the margin absorbs a busy 2-core machine, far below
+	 * the 4 s pause.
+	 */
 	private static final long BOUND_MILLIS = 2000;
 
 	@ParameterizedTest
 	@ValueSource(strings = { "jedis", "lettuce" })
 	void everyCallerEndsWithinTheTimeoutWhileTheExecutorIsSaturatedAndAMasterStalls(String client,
-			RedisTestCluster cluster)
-			throws Exception {
+			RedisTestCluster cluster) throws Exception {
 		List<String> keys = new ArrayList<>();
 		for (int i = 0; i < 60; i++) {
 			keys.add("sat:" + i);
@@ -95,10 +98,11 @@ class MultiKeySaturationTimeoutIntegrationTests {
 				awaitUnpaused(cluster, paused);
 				long worst = waits.stream().mapToLong(Long::longValue).max().orElse(0);
 				long over = waits.stream().filter((wait) -> wait > TimeUnit.MILLISECONDS.toNanos(BOUND_MILLIS)).count();
-				System.out.printf("saturation (%s): %d calls, %d MultiKeyFailure, worst caller wait %d ms, %d over %d ms,"
-						+ " all callers done %d ms after the pause began; first failure: %s%n", client, waits.size(),
-						failures.size(), TimeUnit.NANOSECONDS.toMillis(worst), over, BOUND_MILLIS, callersMillis,
-						failures.isEmpty() ? "-" : failures.peek().getMessage());
+				System.out.printf(
+						"saturation (%s): %d calls, %d MultiKeyFailure, worst caller wait %d ms, %d over %d ms,"
+								+ " all callers done %d ms after the pause began; first failure: %s%n",
+						client, waits.size(), failures.size(), TimeUnit.NANOSECONDS.toMillis(worst), over, BOUND_MILLIS,
+						callersMillis, failures.isEmpty() ? "-" : failures.peek().getMessage());
 				assertThat(allDone).as("callers finished").isTrue();
 				assertThat(unexpected).as("failures other than a MultiKeyFailure").isEmpty();
 				assertThat(waits).hasSize(CALLERS * CALLS_PER_CALLER);

@@ -13,7 +13,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * After the application context closes, no multi-key thread and no application connection remains.
+ * After the application context closes, no multi-key thread and no application connection
+ * remains.
  */
 @WithRedisCluster
 class MultiKeyShutdownIntegrationTests {
@@ -28,7 +29,8 @@ class MultiKeyShutdownIntegrationTests {
 			}
 			assertThat(MultiKeyTestSupport.applicationConnections(cluster)).isPositive();
 		});
-		// The JVM's one deadline timer (asynchronous calls, also of earlier tests in this JVM) ends 10 s after the last
+		// The JVM's one deadline timer (asynchronous calls, also of earlier tests in this
+		// JVM) ends 10 s after the last
 		// deadline it held; the executor's threads end with the context.
 		assertThat(MultiKeyTestSupport.eventually(Duration.ofSeconds(15), () -> multiKeyThreads() == 0))
 			.as("multi-key threads gone")
@@ -39,7 +41,9 @@ class MultiKeyShutdownIntegrationTests {
 	}
 
 	private static long multiKeyThreads() {
-		return Thread.getAllStackTraces().keySet().stream()
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
 			.filter((thread) -> thread.isAlive() && thread.getName().startsWith("slotwise-multikey-"))
 			.count();
 	}

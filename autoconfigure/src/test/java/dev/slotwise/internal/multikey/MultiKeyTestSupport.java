@@ -30,7 +30,8 @@ public final class MultiKeyTestSupport {
 	}
 
 	/**
-	 * A context runner with Spring Boot's and Slotwise's auto-configuration against the cluster.
+	 * A context runner with Spring Boot's and Slotwise's auto-configuration against the
+	 * cluster.
 	 */
 	public static ApplicationContextRunner runner(String client, RedisTestCluster cluster) {
 		return new ApplicationContextRunner()
@@ -41,7 +42,8 @@ public final class MultiKeyTestSupport {
 	}
 
 	/**
-	 * Random keys: plain, hash-tagged (many per slot) and binary (with brace and zero bytes), all distinct.
+	 * Random keys: plain, hash-tagged (many per slot) and binary (with brace and zero
+	 * bytes), all distinct.
 	 */
 	public static byte[][] keyspace(Random random, int count) {
 		byte[][] keys = new byte[count][];
@@ -67,7 +69,8 @@ public final class MultiKeyTestSupport {
 	}
 
 	/**
-	 * A value of mixed size: mostly small, some up to 4 KB, rarely up to 64 KB, sometimes empty.
+	 * A value of mixed size: mostly small, some up to 4 KB, rarely up to 64 KB, sometimes
+	 * empty.
 	 */
 	public static byte[] value(Random random) {
 		int roll = random.nextInt(100);
@@ -92,7 +95,8 @@ public final class MultiKeyTestSupport {
 	/**
 	 * Writes about 70% of the keyspace with per-key SETs and returns what was written.
 	 */
-	public static Map<ByteBuffer, byte[]> populate(RedisClusterConnection connection, Random random, byte[][] keyspace) {
+	public static Map<ByteBuffer, byte[]> populate(RedisClusterConnection connection, Random random,
+			byte[][] keyspace) {
 		Map<ByteBuffer, byte[]> written = new LinkedHashMap<>();
 		for (byte[] key : keyspace) {
 			if (random.nextInt(10) < 7) {

@@ -17,9 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * An error reply that is no redirect ends the call at once naming it: a master out of memory ({@code maxmemory}
- * reached, {@code noeviction}) refuses the writes of a cross-slot {@code multiSet} with {@code OOM}, and the caller
- * sees that reply, not "failed after N redirects".
+ * An error reply that is no redirect ends the call at once naming it: a master out of
+ * memory ({@code maxmemory} reached, {@code noeviction}) refuses the writes of a
+ * cross-slot {@code multiSet} with {@code OOM}, and the caller sees that reply, not
+ * "failed after N redirects".
  */
 @WithRedisCluster
 class NonRedirectErrorIntegrationTests {
@@ -37,7 +38,8 @@ class NonRedirectErrorIntegrationTests {
 			cluster.withAdmin(full, (jedis) -> jedis.configSet("maxmemory-policy", "noeviction"));
 			cluster.withAdmin(full, (jedis) -> jedis.configSet("maxmemory", "1"));
 			try {
-				// Spring Data Redis translates a Jedis error reply to InvalidDataAccessApiUsageException, a Lettuce one
+				// Spring Data Redis translates a Jedis error reply to
+				// InvalidDataAccessApiUsageException, a Lettuce one
 				// to RedisSystemException; the same types arrive here.
 				assertThatExceptionOfType(
 						"jedis".equals(client) ? MultiKeyApiUsageException.class : MultiKeySystemException.class)

@@ -21,10 +21,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Cluster pipelines over Jedis (package {@code dev.slotwise.pipeline}) while a slot moves, held in each state by
- * {@link SlotMigration}: mid-migration the moved keys are answered {@code ASK} and sent again with {@code ASKING};
- * after the move, with Slotwise's topology still cached, the old owner answers {@code MOVED}. Every result is right
- * and in its place; the servers' own counts show the redirects and the ASKING commands.
+ * Cluster pipelines over Jedis (package {@code dev.slotwise.pipeline}) while a slot
+ * moves, held in each state by {@link SlotMigration}: mid-migration the moved keys are
+ * answered {@code ASK} and sent again with {@code ASKING}; after the move, with
+ * Slotwise's topology still cached, the old owner answers {@code MOVED}. Every result is
+ * right and in its place; the servers' own counts show the redirects and the ASKING
+ * commands.
  */
 @WithRedisCluster(dedicated = true)
 class PipelineMigrationIntegrationTests {
@@ -78,9 +80,9 @@ class PipelineMigrationIntegrationTests {
 	}
 
 	/**
-	 * A same-slot {@code MGET} whose keys a migration split between the two nodes is answered {@code TRYAGAIN}; it is
-	 * sent again after a pause until the move completes (then the old owner answers {@code MOVED}), and its result
-	 * lands in its position.
+	 * A same-slot {@code MGET} whose keys a migration split between the two nodes is
+	 * answered {@code TRYAGAIN}; it is sent again after a pause until the move completes
+	 * (then the old owner answers {@code MOVED}), and its result lands in its position.
 	 */
 	@Test
 	void tryAgainIsRetriedUntilTheMoveCompletes(RedisTestCluster cluster) {
@@ -101,9 +103,11 @@ class PipelineMigrationIntegrationTests {
 					cluster.resetStats();
 					Thread finisher = new Thread(() -> {
 						try {
-							// Completes the move once the source has refused the MGET at least once.
+							// Completes the move once the source has refused the MGET at
+							// least once.
 							long deadline = System.nanoTime() + 5_000_000_000L;
-							while (errors(cluster, migration.source(), "TRYAGAIN") == 0 && System.nanoTime() < deadline) {
+							while (errors(cluster, migration.source(), "TRYAGAIN") == 0
+									&& System.nanoTime() < deadline) {
 								Thread.sleep(5);
 							}
 							migration.moveKeys(List.of(tag + "b"));
@@ -127,8 +131,11 @@ class PipelineMigrationIntegrationTests {
 					assertThat(results.get(2)).isEqualTo(bytes("3"));
 					long tryAgains = errors(cluster, migration.source(), "TRYAGAIN");
 					assertThat(tryAgains).isPositive();
-					assertThat(context.getBean(MeterRegistry.class).get(PipelineMeters.REDIRECTS)
-						.tag("type", "tryagain").counter().count()).isEqualTo(tryAgains);
+					assertThat(context.getBean(MeterRegistry.class)
+						.get(PipelineMeters.REDIRECTS)
+						.tag("type", "tryagain")
+						.counter()
+						.count()).isEqualTo(tryAgains);
 				}
 			});
 	}
@@ -145,10 +152,14 @@ class PipelineMigrationIntegrationTests {
 		}
 	}
 
-	/** The errors of one kind a node replied since its statistics were reset, from {@code INFO errorstats}. */
+	/**
+	 * The errors of one kind a node replied since its statistics were reset, from
+	 * {@code INFO errorstats}.
+	 */
 	private static long errors(RedisTestCluster cluster, RedisNode node, String kind) {
 		String prefix = "errorstat_" + kind + ":count=";
-		return cluster.withAdmin(node, (jedis) -> jedis.info("errorstats")).lines()
+		return cluster.withAdmin(node, (jedis) -> jedis.info("errorstats"))
+			.lines()
 			.filter((line) -> line.startsWith(prefix))
 			.map((line) -> Long.parseLong(line.substring(prefix.length()).trim()))
 			.findFirst()

@@ -40,12 +40,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Reactive cross-slot multi-key calls over Lettuce run on the engine: the same results as the imperative path on the
- * same data (random, duplicate, missing, binary and hash-tagged keys, empty lists), the same exception types as
- * {@code onError}, right values during a slot migration under reactive load, and results emitted from Lettuce's I/O
- * threads to subscribers on Reactor's non-blocking threads (where any blocking call would throw).
+ * Reactive cross-slot multi-key calls over Lettuce run on the engine: the same results as
+ * the imperative path on the same data (random, duplicate, missing, binary and
+ * hash-tagged keys, empty lists), the same exception types as {@code onError}, right
+ * values during a slot migration under reactive load, and results emitted from Lettuce's
+ * I/O threads to subscribers on Reactor's non-blocking threads (where any blocking call
+ * would throw).
  */
-// Its own cluster: the migration test moves a slot, which tests of the shared cluster must not see.
+// Its own cluster: the migration test moves a slot, which tests of the shared cluster
+// must not see.
 @WithRedisCluster(dedicated = true)
 class ReactiveMultiKeyIntegrationTests {
 
@@ -63,8 +66,8 @@ class ReactiveMultiKeyIntegrationTests {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			long crossSlot = 0;
 			for (int i = 0; i < 40; i++) {
-				byte[][] keys = MultiKeyTestSupport.pick(random, keyspace, (i % 2 == 0) ? random.nextInt(10) + 1
-						: random.nextInt(2000) + 1);
+				byte[][] keys = MultiKeyTestSupport.pick(random, keyspace,
+						(i % 2 == 0) ? random.nextInt(10) + 1 : random.nextInt(2000) + 1);
 				crossSlot += isCrossSlot(keys) ? 1 : 0;
 				List<byte[]> expected = imperative.stringCommands().mGet(keys);
 				List<ByteBuffer> values = onParallel(() -> reactive.stringCommands().mGet(buffers(keys)));
@@ -76,8 +79,12 @@ class ReactiveMultiKeyIntegrationTests {
 					.isEqualTo(imperative.keyCommands().exists(keys));
 			}
 			// Each cross-slot reactive mGet and exists was a call of the engine.
-			assertThat(registry.find(MultiKeyMeters.CALLS).tag("command", "mget").timers().stream()
-				.mapToLong((timer) -> timer.count()).sum()).isEqualTo(2 * crossSlot);
+			assertThat(registry.find(MultiKeyMeters.CALLS)
+				.tag("command", "mget")
+				.timers()
+				.stream()
+				.mapToLong((timer) -> timer.count())
+				.sum()).isEqualTo(2 * crossSlot);
 			assertThat(crossSlot).isPositive();
 		});
 	}
@@ -94,7 +101,9 @@ class ReactiveMultiKeyIntegrationTests {
 					tuples.put(ByteBuffer.wrap(key), ByteBuffer.wrap(MultiKeyTestSupport.value(random)));
 				}
 				assertThat((Boolean) onParallel(() -> reactive.stringCommands().mSet(tuples))).isTrue();
-				byte[][] keys = tuples.keySet().stream().map(ReactiveMultiKeyIntegrationTests::bytes)
+				byte[][] keys = tuples.keySet()
+					.stream()
+					.map(ReactiveMultiKeyIntegrationTests::bytes)
 					.toArray(byte[][]::new);
 				List<byte[]> read = MultiKeyTestSupport.getEach(imperative, keys);
 				List<byte[]> written = tuples.values().stream().map(ReactiveMultiKeyIntegrationTests::bytes).toList();
@@ -144,7 +153,8 @@ class ReactiveMultiKeyIntegrationTests {
 			assertThat(template.delete(keys.toArray(new String[0])).block(WAIT)).isEqualTo(500);
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			for (String command : List.of("mset", "mget", "exists", "del")) {
-				assertThat(registry.find(MultiKeyMeters.CALLS).tag("command", command).tag("outcome", "success").timers())
+				assertThat(
+						registry.find(MultiKeyMeters.CALLS).tag("command", command).tag("outcome", "success").timers())
 					.as(command)
 					.singleElement()
 					.satisfies((timer) -> assertThat(timer.count()).isPositive());
@@ -181,7 +191,8 @@ class ReactiveMultiKeyIntegrationTests {
 					subscribeNanos[0] = System.nanoTime() - started;
 				});
 				assertThat(done.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-				// Had the call waited for a reply on the subscribing thread, subscribing would have taken the pause.
+				// Had the call waited for a reply on the subscribing thread, subscribing
+				// would have taken the pause.
 				assertThat(Duration.ofNanos(subscribeNanos[0])).isLessThan(Duration.ofMillis(300));
 				assertThat(emittedOn[0]).startsWith("lettuce-");
 				results.add(value[0]);
@@ -215,7 +226,8 @@ class ReactiveMultiKeyIntegrationTests {
 				catch (RuntimeException ex) {
 					imperativeError = ex;
 				}
-				Mono<List<ByteBuffer>> call = reactive.stringCommands().mGet(buffers(keys))
+				Mono<List<ByteBuffer>> call = reactive.stringCommands()
+					.mGet(buffers(keys))
 					.subscribeOn(Schedulers.parallel());
 				call.doOnError(errors::add).onErrorResume((ex) -> Mono.empty()).block(WAIT);
 				assertThat(imperativeError).isInstanceOf(MultiKeyTimeoutException.class);
@@ -254,18 +266,18 @@ class ReactiveMultiKeyIntegrationTests {
 			AtomicLong calls = new AtomicLong();
 			ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
 			List<ByteBuffer> request = buffers(keys);
-			// 8 concurrent reactive callers, resubscribing until told to stop, on Reactor's non-blocking threads.
+			// 8 concurrent reactive callers, resubscribing until told to stop, on
+			// Reactor's non-blocking threads.
 			var load = Flux.range(0, 8)
-				.flatMap((caller) -> Mono.defer(() -> reactive.stringCommands().mGet(request))
-					.doOnNext((values) -> {
-						for (int i = 0; i < keys.length; i++) {
-							if (!Arrays.equals(bytes(values.get(i)), expected.get(i))) {
-								failures.add(new AssertionError("Wrong value for key #" + i));
-								return;
-							}
+				.flatMap((caller) -> Mono.defer(() -> reactive.stringCommands().mGet(request)).doOnNext((values) -> {
+					for (int i = 0; i < keys.length; i++) {
+						if (!Arrays.equals(bytes(values.get(i)), expected.get(i))) {
+							failures.add(new AssertionError("Wrong value for key #" + i));
+							return;
 						}
-						calls.incrementAndGet();
-					})
+					}
+					calls.incrementAndGet();
+				})
 					.doOnError(failures::add)
 					.onErrorResume((ex) -> Mono.empty())
 					.repeat(() -> !stop.get())
@@ -314,7 +326,8 @@ class ReactiveMultiKeyIntegrationTests {
 	}
 
 	/**
-	 * Subscribes on a Reactor non-blocking thread, where {@code block()} and Reactor's other blocking calls throw.
+	 * Subscribes on a Reactor non-blocking thread, where {@code block()} and Reactor's
+	 * other blocking calls throw.
 	 */
 	private static <T> T onParallel(Supplier<Mono<T>> call) {
 		return Mono.defer(call).subscribeOn(Schedulers.parallel()).block(WAIT);

@@ -27,11 +27,14 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.ScanOptions;
 
 /**
- * Runs reactive cross-slot calls under BlockHound, for {@link ReactiveNonBlockingIntegrationTests}, in a JVM of its
- * own (BlockHound instruments the JDK for good, so it must not share the test run's JVM). Lettuce's I/O threads and
- * Reactor's non-blocking schedulers are marked non-blocking; every blocking call BlockHound sees on them (sleeping,
- * parking, blocking I/O) is recorded with its stack trace. Prints the calls' results and the first blocking calls found,
- * then {@code BLOCKING CALLS: n}; exits 0 when the calls succeeded, whatever it found (the test judges).
+ * Runs reactive cross-slot calls under BlockHound, for
+ * {@link ReactiveNonBlockingIntegrationTests}, in a JVM of its own (BlockHound
+ * instruments the JDK for good, so it must not share the test run's JVM). Lettuce's I/O
+ * threads and Reactor's non-blocking schedulers are marked non-blocking; every blocking
+ * call BlockHound sees on them (sleeping, parking, blocking I/O) is recorded with its
+ * stack trace. Prints the calls' results and the first blocking calls found, then
+ * {@code BLOCKING CALLS: n}; exits 0 when the calls succeeded, whatever it found (the
+ * test judges).
  * <p>
  * Argument: the cluster nodes ({@code host:port,...}).
  */
@@ -48,13 +51,14 @@ public final class ReactiveNonBlockingApplication {
 					"spring.main.banner-mode=off")
 			.run()) {
 			ReactiveStringRedisTemplate template = context.getBean(ReactiveStringRedisTemplate.class);
-			// Connections open and warm before instrumenting: connecting is not the calls' job.
+			// Connections open and warm before instrumenting: connecting is not the
+			// calls' job.
 			run(template, 0);
 			BlockHound.builder()
 				.nonBlockingThreadPredicate((current) -> current.or((thread) -> thread.getName().contains("EventLoop")))
 				.blockingMethodCallback((method) -> {
-					StringBuilder trace = new StringBuilder("BLOCKING " + method + " on "
-							+ Thread.currentThread().getName());
+					StringBuilder trace = new StringBuilder(
+							"BLOCKING " + method + " on " + Thread.currentThread().getName());
 					for (StackTraceElement frame : new Throwable().getStackTrace()) {
 						trace.append("\n\tat ").append(frame);
 					}
@@ -71,8 +75,9 @@ public final class ReactiveNonBlockingApplication {
 	}
 
 	/**
-	 * One round: multiSet, multiGet, countExistingKeys, scan, keys, delete and unlink of 500 cross-slot keys, each subscribed on
-	 * Reactor's parallel scheduler, results checked.
+	 * One round: multiSet, multiGet, countExistingKeys, scan, keys, delete and unlink of
+	 * 500 cross-slot keys, each subscribed on Reactor's parallel scheduler, results
+	 * checked.
 	 */
 	private static void run(ReactiveStringRedisTemplate template, int round) {
 		Map<String, String> entries = new LinkedHashMap<>();
@@ -85,16 +90,18 @@ public final class ReactiveNonBlockingApplication {
 		List<String> values = onParallel(template.opsForValue().multiGet(keys)).block(wait);
 		check(new ArrayList<>(entries.values()).equals(values), "multiGet returned " + values);
 		check(Long.valueOf(500).equals(onParallel(template.countExistingKeys(keys)).block(wait)), "countExistingKeys");
-		// The cluster-wide key walks, page by page through the emulated SCAN cursor, and KEYS on every master.
+		// The cluster-wide key walks, page by page through the emulated SCAN cursor, and
+		// KEYS on every master.
 		ScanOptions options = ScanOptions.scanOptions().match("non-blocking:" + round + ":*").count(50).build();
 		check(new HashSet<>(keys).equals(onParallel(template.scan(options).collect(Collectors.toSet())).block(wait)),
 				"scan");
-		check(new HashSet<>(keys).equals(onParallel(template.keys("non-blocking:" + round + ":*")
-			.collect(Collectors.toSet())).block(wait)), "keys");
-		check(Long.valueOf(250).equals(onParallel(template.delete(Flux.fromIterable(keys.subList(0, 250)))).block(wait)),
-				"delete");
-		check(Long.valueOf(250).equals(onParallel(template.unlink(Flux.fromIterable(keys.subList(250, 500))))
-			.block(wait)), "unlink");
+		check(new HashSet<>(keys)
+			.equals(onParallel(template.keys("non-blocking:" + round + ":*").collect(Collectors.toSet())).block(wait)),
+				"keys");
+		check(Long.valueOf(250)
+			.equals(onParallel(template.delete(Flux.fromIterable(keys.subList(0, 250)))).block(wait)), "delete");
+		check(Long.valueOf(250)
+			.equals(onParallel(template.unlink(Flux.fromIterable(keys.subList(250, 500)))).block(wait)), "unlink");
 		System.out.println("round " + round + " ok");
 	}
 

@@ -10,11 +10,13 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Reactive cross-slot calls never block a non-blocking thread: {@link ReactiveNonBlockingApplication} runs 140 of
- * them (multiSet, multiGet, countExistingKeys, scan, keys, delete, unlink of 500 keys each) subscribed on Reactor's
- * parallel scheduler, under BlockHound with Lettuce's event loops marked non-blocking as well, in a JVM of its own
- * started with the flag BlockHound needs on Java 13+. Checked to find what it should: with a {@code Thread.sleep(1)} added
- * to the engine's reply handling, it reports the sleep on a Lettuce event loop.
+ * Reactive cross-slot calls never block a non-blocking thread:
+ * {@link ReactiveNonBlockingApplication} runs 140 of them (multiSet, multiGet,
+ * countExistingKeys, scan, keys, delete, unlink of 500 keys each) subscribed on Reactor's
+ * parallel scheduler, under BlockHound with Lettuce's event loops marked non-blocking as
+ * well, in a JVM of its own started with the flag BlockHound needs on Java 13+. Checked
+ * to find what it should: with a {@code Thread.sleep(1)} added to the engine's reply
+ * handling, it reports the sleep on a Lettuce event loop.
  */
 @WithRedisCluster
 class ReactiveNonBlockingIntegrationTests {
@@ -25,7 +27,8 @@ class ReactiveNonBlockingIntegrationTests {
 				List.of("-XX:+AllowRedefinitionToAddDeleteMethods"), ReactiveNonBlockingApplication.class,
 				cluster.nodesProperty());
 		String all = result.output();
-		// Its end says what went wrong: the rounds, the blocking calls found, or a stack trace.
+		// Its end says what went wrong: the rounds, the blocking calls found, or a stack
+		// trace.
 		String printed = all.substring(Math.max(0, all.length() - 8000));
 		assertThat(result.exitValue()).as(printed).isZero();
 		assertThat(printed).as(printed).contains("round 20 ok").contains("BLOCKING CALLS: 0");

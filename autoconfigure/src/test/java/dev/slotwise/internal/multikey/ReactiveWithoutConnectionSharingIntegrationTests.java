@@ -28,11 +28,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * With native connection sharing off (Spring Boot 4.1 has no property for it; here a
- * {@link SlotwiseLettuceConnectionFactoryCustomizer} turns it off), reactive cross-slot calls still run on the engine,
- * over a cluster connection the factory opens for it and closes when it stops, while the other calls go over Spring
- * Data Redis's dedicated connections. Checked to fail before that change: the engine counted none of the reactive
- * calls (the first and the restart test failed; the close test passed, Spring Data Redis alone releasing its
- * connections too, and the single-slot test, written later, asserts what Spring Data Redis alone does).
+ * {@link SlotwiseLettuceConnectionFactoryCustomizer} turns it off), reactive cross-slot
+ * calls still run on the engine, over a cluster connection the factory opens for it and
+ * closes when it stops, while the other calls go over Spring Data Redis's dedicated
+ * connections. Checked to fail before that change: the engine counted none of the
+ * reactive calls (the first and the restart test failed; the close test passed, Spring
+ * Data Redis alone releasing its connections too, and the single-slot test, written
+ * later, asserts what Spring Data Redis alone does).
  */
 @WithRedisCluster
 class ReactiveWithoutConnectionSharingIntegrationTests {
@@ -59,7 +61,8 @@ class ReactiveWithoutConnectionSharingIntegrationTests {
 			cluster.resetStats();
 			assertThat(onEngine(registry, "mget", () -> reactive.opsForValue().multiGet(keys)))
 				.isEqualTo(imperative.opsForValue().multiGet(keys));
-			// Both paths send one MGET per slot (1,001 keys over some 970 slots), and no per-key GET.
+			// Both paths send one MGET per slot (1,001 keys over some 970 slots), and no
+			// per-key GET.
 			assertThat(cluster.totalCommandCalls("mget")).isBetween(2L * 900, 2L * 1001);
 			assertThat(cluster.totalCommandCalls("get")).isZero();
 			assertThat(onEngine(registry, "exists", () -> reactive.countExistingKeys(keys)))
@@ -125,19 +128,25 @@ class ReactiveWithoutConnectionSharingIntegrationTests {
 	}
 
 	/**
-	 * Runs one reactive call and requires that the engine ran it: one more successful call of the command counted.
+	 * Runs one reactive call and requires that the engine ran it: one more successful
+	 * call of the command counted.
 	 */
 	private static <T> T onEngine(MeterRegistry registry, String command, Supplier<Mono<T>> call) {
 		long before = engineCalls(registry, command);
 		T result = call.get().block(WAIT);
-		// The engine counts the call once its future completed, which may be just after the Mono emitted.
+		// The engine counts the call once its future completed, which may be just after
+		// the Mono emitted.
 		MultiKeyTestSupport.eventually(() -> engineCalls(registry, command) > before);
 		assertThat(engineCalls(registry, command)).as("%s calls run by the engine", command).isEqualTo(before + 1);
 		return result;
 	}
 
 	private static long engineCalls(MeterRegistry registry, String command) {
-		return registry.find(MultiKeyMeters.CALLS).tag("command", command).tag("outcome", "success").timers().stream()
+		return registry.find(MultiKeyMeters.CALLS)
+			.tag("command", command)
+			.tag("outcome", "success")
+			.timers()
+			.stream()
 			.mapToLong(Timer::count)
 			.sum();
 	}

@@ -31,9 +31,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Scale-out under load: a new master joins and 1,000 slots holding 2,000 keys move to it, slot by slot in the order
- * the cluster specification gives ({@link SlotMigration}), while 8 threads run cross-slot {@code multiGet}. Every
- * value returned is right, no call fails, and the new master serves its slots' reads afterwards.
+ * Scale-out under load: a new master joins and 1,000 slots holding 2,000 keys move to it,
+ * slot by slot in the order the cluster specification gives ({@link SlotMigration}),
+ * while 8 threads run cross-slot {@code multiGet}. Every value returned is right, no call
+ * fails, and the new master serves its slots' reads afterwards.
  */
 @WithRedisCluster(dedicated = true)
 class ScaleOutIntegrationTests {
@@ -117,13 +118,15 @@ class ScaleOutIntegrationTests {
 	}
 
 	/**
-	 * A master added and given a slot is warmed to min-idle from the topology refresh that first shows it, off the
-	 * request path: no request reads or writes its slot, yet its pool holds min-idle connections, as the server's
-	 * {@code CLIENT LIST} shows, and it received no data command.
+	 * A master added and given a slot is warmed to min-idle from the topology refresh
+	 * that first shows it, off the request path: no request reads or writes its slot, yet
+	 * its pool holds min-idle connections, as the server's {@code CLIENT LIST} shows, and
+	 * it received no data command.
 	 */
 	@Test
 	void aNewMasterIsWarmedWithoutARequestNeedingIt(RedisTestCluster cluster) throws Exception {
-		MultiKeyTestSupport.runner("jedis", cluster).withPropertyValues("slotwise.topology.cache-ttl=1s")
+		MultiKeyTestSupport.runner("jedis", cluster)
+			.withPropertyValues("slotwise.topology.cache-ttl=1s")
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				int minIdle = ((JedisConnectionFactory) context.getBean(RedisConnectionFactory.class)).getPoolConfig()
@@ -137,7 +140,8 @@ class ScaleOutIntegrationTests {
 					}
 				}
 				int movedSlot = moved;
-				// Keys of every slot but the one that moves: no request needs the new master.
+				// Keys of every slot but the one that moves: no request needs the new
+				// master.
 				List<String> keys = new ArrayList<>();
 				for (int i = 0; keys.size() < 100; i++) {
 					String key = "warm:" + i;
@@ -155,13 +159,14 @@ class ScaleOutIntegrationTests {
 				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
 				long connections = 0;
 				while (connections < minIdle && System.nanoTime() < deadline) {
-					// Lookups of the topology as any request makes them; the cache expires after 1 s.
+					// Lookups of the topology as any request makes them; the cache
+					// expires after 1 s.
 					template.opsForValue().multiGet(keys);
 					connections = cluster.countClients(added, MultiKeyTestSupport.CLIENT_NAME);
 					Thread.sleep(100);
 				}
-				System.out.printf("[scale-out] jedis: %d connections on the new master %s (min-idle %d)%n",
-						connections, added, minIdle);
+				System.out.printf("[scale-out] jedis: %d connections on the new master %s (min-idle %d)%n", connections,
+						added, minIdle);
 				assertThat(connections).as("application connections on the new master %s", added)
 					.isGreaterThanOrEqualTo(minIdle);
 				assertThat(cluster.commandCalls(added, "mget")).isZero();

@@ -30,24 +30,27 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What every secured cluster (a password, an ACL user, TLS only) must give an application configured for it, on
- * either client: pre-warmed connections, cross-slot reads and writes over every master, a forced {@code ASK}
- * followed with {@code ASKING} on the engine's own connection, a topology refresh, the application's client name on
- * every connection it opens, and no authentication or permission error on any server. Subclasses start one cluster
- * per mode and say how the application connects to it.
+ * What every secured cluster (a password, an ACL user, TLS only) must give an application
+ * configured for it, on either client: pre-warmed connections, cross-slot reads and
+ * writes over every master, a forced {@code ASK} followed with {@code ASKING} on the
+ * engine's own connection, a topology refresh, the application's client name on every
+ * connection it opens, and no authentication or permission error on any server.
+ * Subclasses start one cluster per mode and say how the application connects to it.
  */
 abstract class SecuredClusterScenario {
 
 	static final String CLIENT_NAME = "slotwise-secured-app";
 
 	/**
-	 * Errors a healthy run may meet: redirects, the refusal that makes the engine split a migrating slot, and (on
-	 * servers before 7.2 only, see {@link #noSecurityErrors}) the clients' handshake extras.
+	 * Errors a healthy run may meet: redirects, the refusal that makes the engine split a
+	 * migrating slot, and (on servers before 7.2 only, see {@link #noSecurityErrors}) the
+	 * clients' handshake extras.
 	 */
 	private static final Set<String> EXPECTED_ERRORS = Set.of("ASK", "MOVED", "TRYAGAIN", "ERR");
 
 	/**
-	 * A context runner for an application that connects to the cluster with the given extra properties.
+	 * A context runner for an application that connects to the cluster with the given
+	 * extra properties.
 	 */
 	static ApplicationContextRunner runner(String client, RedisTestCluster cluster, String... properties) {
 		return new ApplicationContextRunner()
@@ -83,7 +86,10 @@ abstract class SecuredClusterScenario {
 			.isTrue();
 	}
 
-	/** Before the first request, every master already holds a connection of the application. */
+	/**
+	 * Before the first request, every master already holds a connection of the
+	 * application.
+	 */
 	private static void prewarmed(RedisTestCluster cluster) {
 		for (RedisNode master : cluster.masters()) {
 			assertThat(cluster.countClients(master, CLIENT_NAME)).as("pre-warmed connections on %s", master)
@@ -91,8 +97,7 @@ abstract class SecuredClusterScenario {
 		}
 	}
 
-	private static void crossSlotReadsAndWrites(String client, RedisTestCluster cluster,
-			StringRedisTemplate template) {
+	private static void crossSlotReadsAndWrites(String client, RedisTestCluster cluster, StringRedisTemplate template) {
 		cluster.resetStats();
 		Map<String, String> entries = new LinkedHashMap<>();
 		for (int i = 0; i < 300; i++) {
@@ -110,8 +115,8 @@ abstract class SecuredClusterScenario {
 	}
 
 	/**
-	 * One slot half moved by hand: the engine meets TRYAGAIN, then ASK, and reads the moved key at the importing
-	 * node after ASKING, which that node counts.
+	 * One slot half moved by hand: the engine meets TRYAGAIN, then ASK, and reads the
+	 * moved key at the importing node after ASKING, which that node counts.
 	 */
 	private static void forcedAsk(String client, RedisTestCluster cluster, StringRedisTemplate template)
 			throws InterruptedException {
@@ -139,7 +144,10 @@ abstract class SecuredClusterScenario {
 			.containsExactlyElementsOf(keys.stream().map((key) -> "v-" + key).toList());
 	}
 
-	/** A refresh forced through the client's own provider succeeds against the secured nodes. */
+	/**
+	 * A refresh forced through the client's own provider succeeds against the secured
+	 * nodes.
+	 */
 	private static void topologyRefresh(String client, AssertableApplicationContext context) {
 		MeterRegistry registry = context.getBean(MeterRegistry.class);
 		long before = refreshes(registry, client, "success");
@@ -155,8 +163,12 @@ abstract class SecuredClusterScenario {
 				.refreshPartitions();
 		}
 		assertThat(refreshes(registry, client, "success")).isGreaterThan(before);
-		long all = registry.find(TopologyMeters.REFRESHES).tag("client", client).functionTimers().stream()
-			.mapToLong((timer) -> (long) timer.count()).sum();
+		long all = registry.find(TopologyMeters.REFRESHES)
+			.tag("client", client)
+			.functionTimers()
+			.stream()
+			.mapToLong((timer) -> (long) timer.count())
+			.sum();
 		assertThat(all).as("every refresh succeeded").isEqualTo(refreshes(registry, client, "success"));
 	}
 
@@ -171,10 +183,11 @@ abstract class SecuredClusterScenario {
 	}
 
 	/**
-	 * Every connection the application opened carries its client name: the pools, the engine's, the topology
-	 * refresh's and the one that follows ASK redirects. Left out: the test kit's own connections, the nodes' links to
-	 * each other (replication, flagged M or S) and the connection a MIGRATE opens from source to target (which runs
-	 * RESTORE-ASKING).
+	 * Every connection the application opened carries its client name: the pools, the
+	 * engine's, the topology refresh's and the one that follows ASK redirects. Left out:
+	 * the test kit's own connections, the nodes' links to each other (replication,
+	 * flagged M or S) and the connection a MIGRATE opens from source to target (which
+	 * runs RESTORE-ASKING).
 	 */
 	private static void namedConnections(RedisTestCluster cluster) {
 		for (RedisNode node : cluster.nodes()) {
@@ -195,10 +208,12 @@ abstract class SecuredClusterScenario {
 	}
 
 	/**
-	 * No server refused a command for lack of authentication or permission, nor met any unexpected error. Servers
-	 * before 7.2 answer {@code ERR} (unknown subcommand) to parts of the clients' handshake as each connection opens:
-	 * {@code CLIENT SETINFO} for the library name and version (both clients), and Lettuce 7's opt-in to maintenance
-	 * notifications; the clients ignore those refusals. They are bounded by three per connection the node received.
+	 * No server refused a command for lack of authentication or permission, nor met any
+	 * unexpected error. Servers before 7.2 answer {@code ERR} (unknown subcommand) to
+	 * parts of the clients' handshake as each connection opens: {@code CLIENT SETINFO}
+	 * for the library name and version (both clients), and Lettuce 7's opt-in to
+	 * maintenance notifications; the clients ignore those refusals. They are bounded by
+	 * three per connection the node received.
 	 */
 	static void noSecurityErrors(RedisTestCluster cluster) {
 		for (RedisNode node : cluster.nodes()) {
@@ -209,9 +224,13 @@ abstract class SecuredClusterScenario {
 			assertThat(errors.keySet()).as("errors on %s: %s", node, described).isSubsetOf(EXPECTED_ERRORS);
 			long refusedSetInfo = errors.getOrDefault("ERR", 0L);
 			if (refusedSetInfo > 0) {
-				String version = cluster.withAdmin(node, (jedis) -> jedis.info("server")).lines()
-					.filter((line) -> line.startsWith("redis_version:")).findFirst().orElseThrow()
-					.substring("redis_version:".length()).trim();
+				String version = cluster.withAdmin(node, (jedis) -> jedis.info("server"))
+					.lines()
+					.filter((line) -> line.startsWith("redis_version:"))
+					.findFirst()
+					.orElseThrow()
+					.substring("redis_version:".length())
+					.trim();
 				assertThat(knowsSetInfo(version)).as("ERR on %s (Redis %s): %s", node, version, described).isFalse();
 				assertThat(refusedSetInfo).as("ERR on %s: %s", node, described)
 					.isLessThanOrEqualTo(3 * connectionsReceived(cluster, node));
@@ -227,14 +246,16 @@ abstract class SecuredClusterScenario {
 	}
 
 	private static List<String> failingCommands(RedisTestCluster cluster, RedisNode node) {
-		return cluster.withAdmin(node, (jedis) -> jedis.info("commandstats")).lines()
+		return cluster.withAdmin(node, (jedis) -> jedis.info("commandstats"))
+			.lines()
 			.filter((line) -> line.matches(".*(rejected|failed)_calls=[1-9].*"))
 			.toList();
 	}
 
 	static Map<String, Long> errorstats(RedisTestCluster cluster, RedisNode node) {
 		Map<String, Long> errors = new LinkedHashMap<>();
-		cluster.withAdmin(node, (jedis) -> jedis.info("errorstats")).lines()
+		cluster.withAdmin(node, (jedis) -> jedis.info("errorstats"))
+			.lines()
 			.filter((line) -> line.startsWith("errorstat_"))
 			.forEach((line) -> errors.put(line.substring("errorstat_".length(), line.indexOf(':')),
 					Long.parseLong(line.substring(line.indexOf("count=") + 6).trim())));
@@ -249,7 +270,10 @@ abstract class SecuredClusterScenario {
 		return connections;
 	}
 
-	/** Connections the nodes accepted since they started ({@code total_connections_received}), summed. */
+	/**
+	 * Connections the nodes accepted since they started
+	 * ({@code total_connections_received}), summed.
+	 */
 	static long connectionsReceived(RedisTestCluster cluster) {
 		long received = 0;
 		for (RedisNode node : cluster.nodes()) {
@@ -259,7 +283,8 @@ abstract class SecuredClusterScenario {
 	}
 
 	static long connectionsReceived(RedisTestCluster cluster, RedisNode node) {
-		return cluster.withAdmin(node, (jedis) -> jedis.info("stats")).lines()
+		return cluster.withAdmin(node, (jedis) -> jedis.info("stats"))
+			.lines()
 			.filter((line) -> line.startsWith("total_connections_received:"))
 			.mapToLong((line) -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim()))
 			.sum();

@@ -11,9 +11,10 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol;
 
 /**
- * One hash slot moved by hand from the master serving it to another master, step by step as a resharding tool
- * does it ({@code CLUSTER SETSLOT IMPORTING/MIGRATING}, {@code MIGRATE}, {@code CLUSTER SETSLOT NODE}), so that tests
- * can hold the cluster in any state of the move.
+ * One hash slot moved by hand from the master serving it to another master, step by step
+ * as a resharding tool does it ({@code CLUSTER SETSLOT IMPORTING/MIGRATING},
+ * {@code MIGRATE}, {@code CLUSTER SETSLOT NODE}), so that tests can hold the cluster in
+ * any state of the move.
  *
  * @param cluster the cluster
  * @param slot the slot
@@ -31,7 +32,10 @@ record SlotMigration(RedisTestCluster cluster, int slot, RedisNode source, Redis
 	static SlotMigration of(RedisTestCluster cluster, String tag) {
 		int slot = SlotHash.slot(tag.getBytes(StandardCharsets.UTF_8));
 		RedisNode source = cluster.masterServingSlot(slot);
-		RedisNode target = cluster.masters().stream().filter((master) -> !master.equals(source)).findFirst()
+		RedisNode target = cluster.masters()
+			.stream()
+			.filter((master) -> !master.equals(source))
+			.findFirst()
 			.orElseThrow();
 		return new SlotMigration(cluster, slot, source, target);
 	}
@@ -51,8 +55,8 @@ record SlotMigration(RedisTestCluster cluster, int slot, RedisNode source, Redis
 	 * @param keys the keys
 	 */
 	void moveKeys(List<String> keys) {
-		List<String> args = new ArrayList<>(List.of(this.target.host(), String.valueOf(this.target.port()), "", "0",
-				"5000"));
+		List<String> args = new ArrayList<>(
+				List.of(this.target.host(), String.valueOf(this.target.port()), "", "0", "5000"));
 		args.addAll(this.cluster.security().migrateAuthentication());
 		args.add("KEYS");
 		args.addAll(keys);
@@ -61,8 +65,8 @@ record SlotMigration(RedisTestCluster cluster, int slot, RedisNode source, Redis
 	}
 
 	/**
-	 * Moves every key left on the source, a few at a time with a pause between batches, so that concurrent readers
-	 * meet every state.
+	 * Moves every key left on the source, a few at a time with a pause between batches,
+	 * so that concurrent readers meet every state.
 	 * @param pauseMillis the pause between batches
 	 * @throws InterruptedException when interrupted while pausing
 	 */
@@ -79,9 +83,11 @@ record SlotMigration(RedisTestCluster cluster, int slot, RedisNode source, Redis
 	}
 
 	/**
-	 * Hands the slot to the target in the order the Redis Cluster specification prescribes: the target first (it
-	 * stops importing and owns the slot), then the source, then the other masters. The other way round, for a moment
-	 * the source would answer MOVED to the target while the still-importing target answers MOVED back to the source.
+	 * Hands the slot to the target in the order the Redis Cluster specification
+	 * prescribes: the target first (it stops importing and owns the slot), then the
+	 * source, then the other masters. The other way round, for a moment the source would
+	 * answer MOVED to the target while the still-importing target answers MOVED back to
+	 * the source.
 	 */
 	void finish() {
 		String targetId = id(this.target);
@@ -93,8 +99,9 @@ record SlotMigration(RedisTestCluster cluster, int slot, RedisNode source, Redis
 	}
 
 	/**
-	 * Gives the slot away on the source only, while the target still merely imports it: the order the specification
-	 * forbids, after which each of the two nodes redirects the slot to the other until {@link #finish()}.
+	 * Gives the slot away on the source only, while the target still merely imports it:
+	 * the order the specification forbids, after which each of the two nodes redirects
+	 * the slot to the other until {@link #finish()}.
 	 */
 	void giveAwayOnSourceOnly() {
 		String targetId = id(this.target);
@@ -102,8 +109,8 @@ record SlotMigration(RedisTestCluster cluster, int slot, RedisNode source, Redis
 	}
 
 	/**
-	 * Moves the slot back to the source with its keys, for tests on a shared cluster, which later tests expect in its
-	 * original shape. Call after {@link #finish()}.
+	 * Moves the slot back to the source with its keys, for tests on a shared cluster,
+	 * which later tests expect in its original shape. Call after {@link #finish()}.
 	 * @throws InterruptedException when interrupted while moving keys
 	 */
 	void moveBack() throws InterruptedException {

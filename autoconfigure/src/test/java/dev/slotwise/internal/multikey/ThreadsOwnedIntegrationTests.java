@@ -23,16 +23,19 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every thread Slotwise starts belongs to an object whose lifecycle ends it: once the application context closes, no
- * thread named {@code slotwise-*} is alive, over either client, after cross-slot calls (imperative and reactive),
- * replica reads, metrics, pre-warm and the near cache's tracking have run.
+ * Every thread Slotwise starts belongs to an object whose lifecycle ends it: once the
+ * application context closes, no thread named {@code slotwise-*} is alive, over either
+ * client, after cross-slot calls (imperative and reactive), replica reads, metrics,
+ * pre-warm and the near cache's tracking have run.
  */
 @WithRedisCluster
 class ThreadsOwnedIntegrationTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	/** Longer than a shutdown takes, far shorter than an idle pool thread's keep-alive. */
+	/**
+	 * Longer than a shutdown takes, far shorter than an idle pool thread's keep-alive.
+	 */
 	private static final Duration GRACE = Duration.ofSeconds(3);
 
 	@Test
@@ -98,8 +101,7 @@ class ThreadsOwnedIntegrationTests {
 		return Thread.getAllStackTraces()
 			.keySet()
 			.stream()
-			.filter((thread) -> !before.contains(thread) && thread.isAlive()
-					&& thread.getName().startsWith("slotwise"))
+			.filter((thread) -> !before.contains(thread) && thread.isAlive() && thread.getName().startsWith("slotwise"))
 			.map(Thread::getName)
 			.sorted()
 			.collect(Collectors.toList());

@@ -10,9 +10,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A TLS-only cluster ({@code port 0}, {@code tls-port}, {@code tls-cluster yes}, {@code tls-replication yes}) with
- * certificates made by the test, and an application that trusts their CA through a Spring Boot SSL bundle
- * ({@code spring.ssl.bundle.pem.*}, {@code spring.data.redis.ssl.bundle}): everything {@link SecuredClusterScenario}
+ * A TLS-only cluster ({@code port 0}, {@code tls-port}, {@code tls-cluster yes},
+ * {@code tls-replication yes}) with certificates made by the test, and an application
+ * that trusts their CA through a Spring Boot SSL bundle ({@code spring.ssl.bundle.pem.*},
+ * {@code spring.data.redis.ssl.bundle}): everything {@link SecuredClusterScenario}
  * checks, on both clients. A plain-text connection anywhere would never get an answer.
  */
 class TlsClusterIntegrationTests {

@@ -23,17 +23,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A cluster transaction whose slot moves while its commands are queued ({@code MOVED} once the slot changed owner,
- * {@code ASK} while it migrates): the server aborts the {@code EXEC}, Slotwise says the slot moved with a retryable
- * exception, nothing of the transaction is applied, and a retry runs on the slot's new master.
+ * A cluster transaction whose slot moves while its commands are queued ({@code MOVED}
+ * once the slot changed owner, {@code ASK} while it migrates): the server aborts the
+ * {@code EXEC}, Slotwise says the slot moved with a retryable exception, nothing of the
+ * transaction is applied, and a retry runs on the slot's new master.
  */
 @WithRedisCluster(dedicated = true)
 class TransactionMigrationIntegrationTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "jedis", "lettuce" })
-	void slotMovedWhileQueueingAbortsTheWholeTransactionWithARetryableException(String client,
-			RedisTestCluster cluster) throws Exception {
+	void slotMovedWhileQueueingAbortsTheWholeTransactionWithARetryableException(String client, RedisTestCluster cluster)
+			throws Exception {
 		String tag = "{tx-moved-" + client + "}";
 		SlotMigration migration = SlotMigration.of(cluster, tag);
 		runner(client, cluster).run((context) -> {
@@ -56,7 +57,8 @@ class TransactionMigrationIntegrationTests {
 				.withMessageContaining("nothing was applied");
 			// Nothing applied: both keys as before, on the new owner.
 			assertThat(valuesOn(cluster, migration, tag)).containsExactly("old", "old");
-			// A retry (after the topology refresh the failure asked for) runs on the new master.
+			// A retry (after the topology refresh the failure asked for) runs on the new
+			// master.
 			List<Object> results = retry(() -> template.execute(session((ops) -> {
 				ops.multi();
 				ops.opsForValue().set(tag + "a", "retried");
@@ -83,7 +85,8 @@ class TransactionMigrationIntegrationTests {
 				.isThrownBy(() -> template.execute(session((ops) -> {
 					ops.multi();
 					ops.opsForValue().set(tag + "a", "new");
-					// The slot starts migrating and key b leaves the source: the source answers ASK for it.
+					// The slot starts migrating and key b leaves the source: the source
+					// answers ASK for it.
 					migration.begin();
 					migration.moveKeys(List.of(tag + "b"));
 					ops.opsForValue().set(tag + "b", "new");

@@ -42,20 +42,26 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The near cache is never wrong under faults: a writer application (near cache off) writes rising versions to keys
- * under the tracked prefix and records when each write was acknowledged; reader threads of another application (near
- * cache on) read them with {@code get} and {@code multiGet} while one fault strikes: a master SIGKILLed (and
- * restarted), a {@code CLUSTER FAILOVER}, the slots of some keys migrated to another master, {@code CLIENT KILL} of
- * every invalidation connection, {@code CLIENT PAUSE} of a master, the slots of some keys migrated to a master just
- * added (scale-out). A Spring cache is read across a failover the same way. The invariant, checked on every read: a read that starts more than
- * {@link #BOUND} after a write's acknowledgement returns that write's version or a later one. The near cache must also
- * serve hits before and after the fault (a cache that keeps nothing would pass the invariant trivially). The figures
+ * The near cache is never wrong under faults: a writer application (near cache off)
+ * writes rising versions to keys under the tracked prefix and records when each write was
+ * acknowledged; reader threads of another application (near cache on) read them with
+ * {@code get} and {@code multiGet} while one fault strikes: a master SIGKILLed (and
+ * restarted), a {@code CLUSTER FAILOVER}, the slots of some keys migrated to another
+ * master, {@code CLIENT KILL} of every invalidation connection, {@code CLIENT PAUSE} of a
+ * master, the slots of some keys migrated to a master just added (scale-out). A Spring
+ * cache is read across a failover the same way. The invariant, checked on every read: a
+ * read that starts more than {@link #BOUND} after a write's acknowledgement returns that
+ * write's version or a later one. The near cache must also serve hits before and after
+ * the fault (a cache that keeps nothing would pass the invariant trivially). The figures
  * (reads, hits, worst lag, invalidations, flushes by cause) are printed.
  */
 @WithRedisCluster(dedicated = true)
 class NearCacheFaultIntegrationTests {
 
-	/** The invalidation bound: a read starting this long after a write's acknowledgement must see that write. */
+	/**
+	 * The invalidation bound: a read starting this long after a write's acknowledgement
+	 * must see that write.
+	 */
 	private static final Duration BOUND = Duration.ofSeconds(1);
 
 	private static final String PREFIX = "hot:";
@@ -124,7 +130,8 @@ class NearCacheFaultIntegrationTests {
 								readers.errors.sum(), writer.acknowledged.sum(), writer.failed.sum(),
 								counts.invalidations.sum(), counts.flushes());
 						assertThat(readers.staleCount.sum())
-							.as("reads older than %s after a newer write was acknowledged, first: %s", BOUND, readers.stale)
+							.as("reads older than %s after a newer write was acknowledged, first: %s", BOUND,
+									readers.stale)
 							.isZero();
 						assertThat(hitsBefore).as("hits before the fault").isPositive();
 						assertThat(hitsAfter).as("hits after the fault").isPositive();
@@ -148,7 +155,8 @@ class NearCacheFaultIntegrationTests {
 			keys.add("things::" + i);
 		}
 		Counts counts = new Counts();
-		// The writer writes the Redis keys of the cache's entries as plain strings: the reader's cache reads them with a
+		// The writer writes the Redis keys of the cache's entries as plain strings: the
+		// reader's cache reads them with a
 		// string serializer, so the value is the version.
 		runner(client, cluster).withPropertyValues("slotwise.near-cache.enabled=false").run((writerContext) -> {
 			Writer writer = new Writer(writerContext.getBean(StringRedisTemplate.class), keys);
@@ -156,8 +164,9 @@ class NearCacheFaultIntegrationTests {
 			NearCacheIntegrationTests.cacheRunner(client, cluster)
 				.withPropertyValues("slotwise.near-cache.enabled=true", "spring.data.redis.timeout=1s")
 				.withBean(NearCacheObserver.class, () -> counts)
-				.withBean(RedisCacheConfiguration.class, () -> RedisCacheConfiguration.defaultCacheConfig()
-					.serializeValuesWith(SerializationPair.fromSerializer(RedisSerializer.string())))
+				.withBean(RedisCacheConfiguration.class,
+						() -> RedisCacheConfiguration.defaultCacheConfig()
+							.serializeValuesWith(SerializationPair.fromSerializer(RedisSerializer.string())))
 				.run((readerContext) -> {
 					Cache cache = readerContext.getBean(CacheManager.class).getCache("things");
 					NearCacheRuntime nearCache = readerContext.getBean(NearCacheRuntime.class);
@@ -209,14 +218,19 @@ class NearCacheFaultIntegrationTests {
 		return (only.isEmpty() || only.contains("SPRING_CACHE")) ? Stream.of("jedis", "lettuce") : Stream.empty();
 	}
 
-	/** Strikes the fault and returns once it is over (the cluster may still be settling); says what it did. */
+	/**
+	 * Strikes the fault and returns once it is over (the cluster may still be settling);
+	 * says what it did.
+	 */
 	private static String strike(Fault fault, RedisTestCluster cluster, List<String> keys, Writer writer) {
 		RedisNode victim = cluster.masterServing(keys.get(0));
 		switch (fault) {
 			case KILL -> {
 				List<RedisNode> replicas = cluster.replicasOf(victim);
-				// Replication is asynchronous: a write acknowledged by the master but not yet on its replica is lost
-				// by Redis, whatever the client. The writer holds still until the replica has everything.
+				// Replication is asynchronous: a write acknowledged by the master but not
+				// yet on its replica is lost
+				// by Redis, whatever the client. The writer holds still until the replica
+				// has everything.
 				writer.lock.lock();
 				try {
 					cluster.awaitReplicated(victim, Duration.ofSeconds(10));
@@ -226,7 +240,10 @@ class NearCacheFaultIntegrationTests {
 					writer.lock.unlock();
 				}
 				RedisNode promoted = await("a replica of " + victim + " to take over", Duration.ofSeconds(30),
-						() -> replicas.stream().filter((replica) -> isMaster(cluster, replica)).findFirst().orElse(null));
+						() -> replicas.stream()
+							.filter((replica) -> isMaster(cluster, replica))
+							.findFirst()
+							.orElse(null));
 				cluster.awaitSeenAsMasterByAll(promoted);
 				sleep(1000);
 				cluster.restartAndAwaitHealthy(victim);
@@ -237,7 +254,10 @@ class NearCacheFaultIntegrationTests {
 				return "CLUSTER FAILOVER of " + victim + " to " + promoted;
 			}
 			case MIGRATE -> {
-				RedisNode target = cluster.masters().stream().filter((master) -> !master.equals(victim)).findFirst()
+				RedisNode target = cluster.masters()
+					.stream()
+					.filter((master) -> !master.equals(victim))
+					.findFirst()
 					.orElseThrow();
 				BitSet slots = slotsOf(cluster, keys, victim);
 				slots.stream().forEach((slot) -> cluster.migrateSlot(slot, target));
@@ -245,7 +265,8 @@ class NearCacheFaultIntegrationTests {
 			}
 			case MIGRATE_TO_NEW_MASTER -> {
 				RedisNode target = cluster.addMaster();
-				// Longer than the topology's cache time-to-live (slotwise.topology.cache-ttl, 5 s): the application's
+				// Longer than the topology's cache time-to-live
+				// (slotwise.topology.cache-ttl, 5 s): the application's
 				// view knows the new master, with no slots, before its first slot moves.
 				sleep(6000);
 				BitSet slots = slotsOf(cluster, keys, victim);
@@ -290,13 +311,16 @@ class NearCacheFaultIntegrationTests {
 	}
 
 	/**
-	 * {@code CLUSTER FAILOVER} on a replica of the master, without {@link RedisTestCluster#failover}'s wait for the
-	 * replica to catch up first, which never ends under a steady writer (replicas acknowledge their offset once a
-	 * second): the graceful failover itself pauses the master's clients until the replica has everything.
+	 * {@code CLUSTER FAILOVER} on a replica of the master, without
+	 * {@link RedisTestCluster#failover}'s wait for the replica to catch up first, which
+	 * never ends under a steady writer (replicas acknowledge their offset once a second):
+	 * the graceful failover itself pauses the master's clients until the replica has
+	 * everything.
 	 */
 	private static RedisNode failover(RedisTestCluster cluster, RedisNode master) {
 		RedisNode replica = cluster.replicasOf(master).get(0);
-		cluster.withAdmin(replica, (jedis) -> jedis.sendCommand(redis.clients.jedis.Protocol.Command.CLUSTER, "FAILOVER"));
+		cluster.withAdmin(replica,
+				(jedis) -> jedis.sendCommand(redis.clients.jedis.Protocol.Command.CLUSTER, "FAILOVER"));
 		cluster.awaitSeenAsMasterByAll(replica);
 		cluster.awaitHealthy();
 		return replica;
@@ -311,7 +335,9 @@ class NearCacheFaultIntegrationTests {
 		}
 	}
 
-	/** A first read, which may time out on a busy machine: it only starts the tracking. */
+	/**
+	 * A first read, which may time out on a busy machine: it only starts the tracking.
+	 */
 	private static void readQuietly(Runnable read) {
 		try {
 			read.run();
@@ -329,12 +355,12 @@ class NearCacheFaultIntegrationTests {
 	}
 
 	private static void awaitTracking(NearCacheRuntime nearCache, RedisTestCluster cluster) {
-		await(() -> "tracking ready on every node: " + nearCache.links() + ", cluster " + cluster.clusterNodes(
-				cluster.nodes().get(0)), Duration.ofSeconds(30), () -> {
-			Map<String, String> links = nearCache.links();
-			return (links.size() == cluster.nodes().size() && links.values().stream().allMatch("ready"::equals))
-					? links : null;
-		});
+		await(() -> "tracking ready on every node: " + nearCache.links() + ", cluster "
+				+ cluster.clusterNodes(cluster.nodes().get(0)), Duration.ofSeconds(30), () -> {
+					Map<String, String> links = nearCache.links();
+					return (links.size() == cluster.nodes().size() && links.values().stream().allMatch("ready"::equals))
+							? links : null;
+				});
 		// One more check interval, so that the slots are tracked too.
 		sleep(NearCacheRuntime.CHECK_INTERVAL.toMillis() * 2);
 	}
@@ -374,9 +400,10 @@ class NearCacheFaultIntegrationTests {
 	}
 
 	/**
-	 * Writes rising versions (one counter for all keys, so a version names one write), about one write every 2 ms, most
-	 * of them to the even keys and a few to the odd keys, and records when each was acknowledged. A write that fails is
-	 * not recorded: it may or may not have happened.
+	 * Writes rising versions (one counter for all keys, so a version names one write),
+	 * about one write every 2 ms, most of them to the even keys and a few to the odd
+	 * keys, and records when each was acknowledged. A write that fails is not recorded:
+	 * it may or may not have happened.
 	 */
 	static final class Writer implements Runnable {
 
@@ -384,7 +411,9 @@ class NearCacheFaultIntegrationTests {
 
 		final List<String> keys;
 
-		/** Per key: version → when its write was acknowledged ({@link System#nanoTime()}). */
+		/**
+		 * Per key: version → when its write was acknowledged ({@link System#nanoTime()}).
+		 */
 		final Map<String, ConcurrentSkipListMap<Long, Long>> acknowledgements = new ConcurrentHashMap<>();
 
 		final AtomicLong version = new AtomicLong();
@@ -413,8 +442,10 @@ class NearCacheFaultIntegrationTests {
 			int next = 0;
 			int rare = 0;
 			while (!this.stop.get()) {
-				// Even keys round and round (each about every 50 ms), odd keys one every other round (each about every
-				// 3 s): an invalidation lost for a rarely written key is not covered up by the next write.
+				// Even keys round and round (each about every 50 ms), odd keys one every
+				// other round (each about every
+				// 3 s): an invalidation lost for a rarely written key is not covered up
+				// by the next write.
 				String key = this.keys.get(2 * (next++ % (this.keys.size() / 2)));
 				if (next % (this.keys.size() / 2) == 0 && (next / (this.keys.size() / 2)) % 2 == 0) {
 					key = this.keys.get(2 * (rare++ % (this.keys.size() / 2)) + 1);
@@ -444,8 +475,14 @@ class NearCacheFaultIntegrationTests {
 
 	}
 
-	/** Reads the keys with {@code get} and {@code multiGet} of 8, and checks every value read. */
-	/** Starts the writer and the readers, each reader with a random of its own (seeded by its number). */
+	/**
+	 * Reads the keys with {@code get} and {@code multiGet} of 8, and checks every value
+	 * read.
+	 */
+	/**
+	 * Starts the writer and the readers, each reader with a random of its own (seeded by
+	 * its number).
+	 */
 	private static ExecutorService startLoad(Runnable writer, Readers readers) {
 		ExecutorService threads = Executors.newFixedThreadPool(READERS + 1);
 		threads.execute(writer);
@@ -517,8 +554,8 @@ class NearCacheFaultIntegrationTests {
 		}
 
 		/**
-		 * A value is stale when a later version of the key was acknowledged more than the bound before the read
-		 * started; the lag is how long before.
+		 * A value is stale when a later version of the key was acknowledged more than the
+		 * bound before the read started; the lag is how long before.
 		 */
 		void check(String key, String value, long start) {
 			this.reads.increment();

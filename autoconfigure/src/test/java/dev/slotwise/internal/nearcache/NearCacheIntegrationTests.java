@@ -33,10 +33,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The near cache on a real cluster, both clients, on and off in the same test: template reads and Spring caches return
- * what plain Spring Boot returns; with the near cache on, repeated reads of a key stop reaching the servers (counted
- * in their {@code INFO commandstats}); a write by another client is seen once its invalidation arrived (the delay is
- * measured and printed); every node (masters and replicas) holds one tracking connection in {@code BCAST} mode.
+ * The near cache on a real cluster, both clients, on and off in the same test: template
+ * reads and Spring caches return what plain Spring Boot returns; with the near cache on,
+ * repeated reads of a key stop reaching the servers (counted in their
+ * {@code INFO commandstats}); a write by another client is seen once its invalidation
+ * arrived (the delay is measured and printed); every node (masters and replicas) holds
+ * one tracking connection in {@code BCAST} mode.
  */
 @WithRedisCluster
 class NearCacheIntegrationTests {
@@ -58,14 +60,16 @@ class NearCacheIntegrationTests {
 				assertThat(template.opsForValue().get(PREFIX + "a")).isEqualTo("1");
 				assertThat(template.opsForValue().get("cold:a")).isEqualTo("1");
 			}
-			// The hot key's reads stayed in memory; the cold key's (no prefix) went to Redis every time.
+			// The hot key's reads stayed in memory; the cold key's (no prefix) went to
+			// Redis every time.
 			assertThat(cluster.totalCommandCalls("get")).isEqualTo(100);
 			List<String> keys = new ArrayList<>();
 			for (int i = 0; i < 50; i++) {
 				keys.add(PREFIX + i);
 				template.opsForValue().set(PREFIX + i, "v" + i);
 			}
-			// Every write is invalidated twice, by its master and by the replica applying it: a read between the two is
+			// Every write is invalidated twice, by its master and by the replica applying
+			// it: a read between the two is
 			// answered but not kept. Once both arrived, one multiGet caches every key.
 			settle();
 			assertThat(template.opsForValue().multiGet(keys)).hasSize(50);
@@ -73,16 +77,19 @@ class NearCacheIntegrationTests {
 			List<String> values = template.opsForValue().multiGet(keys);
 			assertThat(values).containsExactlyElementsOf(keys.stream().map((k) -> "v" + k.substring(4)).toList());
 			assertThat(cluster.totalCommandCalls("mget") + cluster.totalCommandCalls("get")).isZero();
-			// Periodic checks that find the topology unchanged flush nothing: a second later the same reads still
+			// Periodic checks that find the topology unchanged flush nothing: a second
+			// later the same reads still
 			// stay in memory.
 			sleep(NearCacheRuntime.CHECK_INTERVAL.toMillis() * 5);
 			assertThat(template.opsForValue().multiGet(keys)).containsExactlyElementsOf(values);
 			assertThat(cluster.totalCommandCalls("mget") + cluster.totalCommandCalls("get")).isZero();
-			// Another client writes: the next reads see it once the node's invalidation arrived.
+			// Another client writes: the next reads see it once the node's invalidation
+			// arrived.
 			List<Long> delays = new ArrayList<>();
 			byte[] key = (PREFIX + "a").getBytes(StandardCharsets.UTF_8);
 			for (int i = 0; i < 200; i++) {
-				// Read until kept: a read answered between the master's and the replica's invalidation is not kept.
+				// Read until kept: a read answered between the master's and the replica's
+				// invalidation is not kept.
 				long readFrom = System.nanoTime();
 				do {
 					assertThat(template.opsForValue().get(PREFIX + "a")).isEqualTo(Integer.toString(i + 1));
@@ -100,12 +107,15 @@ class NearCacheIntegrationTests {
 			}
 			assertThat(template.opsForValue().get(PREFIX + "a")).isEqualTo("201");
 			Collections.sort(delays);
-			System.out.printf("[near-cache] %s invalidation delay from the write's acknowledgement: p50 %.2f ms, "
-					+ "p99 %.2f ms, max %.2f ms (%d writes)%n", client, delays.get(delays.size() / 2) / 1e6,
-					delays.get(delays.size() * 99 / 100) / 1e6, delays.get(delays.size() - 1) / 1e6, delays.size());
+			System.out.printf(
+					"[near-cache] %s invalidation delay from the write's acknowledgement: p50 %.2f ms, "
+							+ "p99 %.2f ms, max %.2f ms (%d writes)%n",
+					client, delays.get(delays.size() / 2) / 1e6, delays.get(delays.size() * 99 / 100) / 1e6,
+					delays.get(delays.size() - 1) / 1e6, delays.size());
 			// One tracking connection per node, in BCAST mode on the prefix.
 			for (RedisNode node : cluster.nodes()) {
-				long tracking = cluster.clients(node).stream()
+				long tracking = cluster.clients(node)
+					.stream()
 					.filter((info) -> info.getOrDefault("flags", "").contains("t")
 							&& info.getOrDefault("flags", "").contains("B"))
 					.count();
@@ -123,7 +133,8 @@ class NearCacheIntegrationTests {
 				}
 				assertThat(cluster.totalCommandCalls("get")).as(off).isEqualTo(100);
 				for (RedisNode node : cluster.nodes()) {
-					assertThat(cluster.clients(node).stream()
+					assertThat(cluster.clients(node)
+						.stream()
 						.filter((info) -> info.getOrDefault("flags", "").contains("t"))).as(off).isEmpty();
 				}
 			});
@@ -159,8 +170,10 @@ class NearCacheIntegrationTests {
 				}
 				long remote = cluster.totalCommandCalls("get") + cluster.totalCommandCalls("mget");
 				assertThat(remote).as("GET and MGET on the servers, near cache %s", on).isEqualTo(on ? 0 : remote);
-				assertThat(remote).as("GET and MGET on the servers, near cache %s", on).isGreaterThanOrEqualTo(on ? 0 : 100);
-				// Our own write is read back at once; another client's once its invalidation arrived.
+				assertThat(remote).as("GET and MGET on the servers, near cache %s", on)
+					.isGreaterThanOrEqualTo(on ? 0 : 100);
+				// Our own write is read back at once; another client's once its
+				// invalidation arrived.
 				template.opsForValue().set(PREFIX + "r0", "mine").block();
 				seen.add(template.opsForValue().get(PREFIX + "r0").block());
 				writeElsewhere(cluster, PREFIX + "r1", "theirs");
@@ -179,8 +192,8 @@ class NearCacheIntegrationTests {
 	void aUserTheServersRefuseTrackingReadsRedisAsWithoutTheNearCache(String client, RedisTestCluster cluster) {
 		String user = "no-tracking-" + client;
 		for (RedisNode node : cluster.nodes()) {
-			cluster.withAdmin(node, (Jedis jedis) -> jedis.aclSetUser(user, "on", ">secret", "~*", "&*", "+@all",
-					"-client|tracking"));
+			cluster.withAdmin(node,
+					(Jedis jedis) -> jedis.aclSetUser(user, "on", ">secret", "~*", "&*", "+@all", "-client|tracking"));
 		}
 		try {
 			runner(client, cluster)
@@ -201,7 +214,8 @@ class NearCacheIntegrationTests {
 					for (int i = 0; i < 50; i++) {
 						assertThat(template.opsForValue().get(PREFIX + "acl")).isEqualTo("1");
 					}
-					// Nothing is kept: every read reaches Redis, as without the near cache.
+					// Nothing is kept: every read reaches Redis, as without the near
+					// cache.
 					assertThat(cluster.totalCommandCalls("get")).isEqualTo(50);
 					assertThat(nearCache.cache().size()).isZero();
 				});
@@ -224,7 +238,8 @@ class NearCacheIntegrationTests {
 			String loaded = "loaded-" + on;
 			cacheRunner(client, cluster).withPropertyValues("slotwise.near-cache.enabled=" + on).run((context) -> {
 				Cache cache = context.getBean(CacheManager.class).getCache("things");
-				// Spring Data Redis writes a cache entry asynchronously over Lettuce: every step waits until its write
+				// Spring Data Redis writes a cache entry asynchronously over Lettuce:
+				// every step waits until its write
 				// is visible, with and without the near cache alike.
 				cache.put(k, "v1");
 				seen.add(await(cache, k, "v1"));
@@ -249,7 +264,8 @@ class NearCacheIntegrationTests {
 				seen.add(String.valueOf(cache.get(loaded)));
 				cache.put(k, "v3");
 				seen.add(await(cache, k, "v3"));
-				// Another client deletes the entry: the cache sees it once the invalidation arrived.
+				// Another client deletes the entry: the cache sees it once the
+				// invalidation arrived.
 				String redisKey = "things::" + k;
 				cluster.withAdmin(cluster.masterServing(redisKey), (Jedis jedis) -> jedis.del(redisKey));
 				seen.add(await(cache, k, null));
@@ -259,7 +275,10 @@ class NearCacheIntegrationTests {
 		assertThat(runs.get(0)).containsExactlyElementsOf(runs.get(1));
 	}
 
-	/** Waits until the cache answers the expected value (or nothing), and returns what it answered. */
+	/**
+	 * Waits until the cache answers the expected value (or nothing), and returns what it
+	 * answered.
+	 */
 	private static String await(Cache cache, String key, String expected) {
 		long deadline = System.nanoTime() + 5_000_000_000L;
 		while (true) {
@@ -287,7 +306,10 @@ class NearCacheIntegrationTests {
 		}
 	}
 
-	/** Waits for the replicas' invalidations of the writes just made (they follow the masters' by the replication lag). */
+	/**
+	 * Waits for the replicas' invalidations of the writes just made (they follow the
+	 * masters' by the replication lag).
+	 */
 	private static void settle() {
 		sleep(30);
 	}

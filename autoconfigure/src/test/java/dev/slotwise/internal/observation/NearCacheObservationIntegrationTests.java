@@ -22,9 +22,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The near cache's template reads sent to Redis are {@code slotwise.near-cache} observations tagged
- * {@code result=miss}, with the multi-key call of an {@code mGet} as a child; reads answered from memory are not
- * observed, and neither are reads of keys outside the prefixes.
+ * The near cache's template reads sent to Redis are {@code slotwise.near-cache}
+ * observations tagged {@code result=miss}, with the multi-key call of an {@code mGet} as
+ * a child; reads answered from memory are not observed, and neither are reads of keys
+ * outside the prefixes.
  */
 @WithRedisCluster
 class NearCacheObservationIntegrationTests {
@@ -60,15 +61,17 @@ class NearCacheObservationIntegrationTests {
 				}
 				while (nearCache.cache().peek(a) == null);
 				List<Observation.Context> gets = recorder.await("slotwise.near-cache", remote);
-				assertThat(gets).allSatisfy((observation) -> assertThat(observation.getLowCardinalityKeyValues())
-					.contains(KeyValue.of("result", "miss"), KeyValue.of("command", "get"), KeyValue.of("client", client),
+				assertThat(gets)
+					.allSatisfy((observation) -> assertThat(observation.getLowCardinalityKeyValues()).contains(
+							KeyValue.of("result", "miss"), KeyValue.of("command", "get"), KeyValue.of("client", client),
 							KeyValue.of("outcome", "success"), KeyValue.of("keys", "1-10")));
 				// Hits and reads outside the prefixes: not observed.
 				for (int i = 0; i < 20; i++) {
 					assertThat(template.opsForValue().get("obs-nc:a")).isEqualTo("1");
 					assertThat(template.opsForValue().get("other:a")).isEqualTo("3");
 				}
-				// A multiGet of a hit and a miss: one observation for the miss, its multi-key call (if any) a child.
+				// A multiGet of a hit and a miss: one observation for the miss, its
+				// multi-key call (if any) a child.
 				assertThat(template.opsForValue().multiGet(List.of("obs-nc:a", "obs-nc:b"))).containsExactly("1", "2");
 				List<Observation.Context> all = recorder.await("slotwise.near-cache", remote + 1);
 				assertThat(all).hasSize(remote + 1);

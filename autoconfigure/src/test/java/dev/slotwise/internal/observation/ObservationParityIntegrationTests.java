@@ -49,9 +49,10 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * With an {@link ObservationRegistry}, what plain Spring Boot observes is still observed with Slotwise: every command
- * the servers run for a cross-slot call over Lettuce is one {@code lettuce} observation, on and off alike; and
- * Slotwise adds one observation per call and per pipeline, with one child per node batch, on both clients.
+ * With an {@link ObservationRegistry}, what plain Spring Boot observes is still observed
+ * with Slotwise: every command the servers run for a cross-slot call over Lettuce is one
+ * {@code lettuce} observation, on and off alike; and Slotwise adds one observation per
+ * call and per pipeline, with one child per node batch, on both clients.
  */
 @WithRedisCluster
 class ObservationParityIntegrationTests {
@@ -61,9 +62,9 @@ class ObservationParityIntegrationTests {
 	private static final int KEYS = 100;
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class,
-				SlotwiseObservationAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				LettuceObservationAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(SlotwiseAutoConfiguration.class, SlotwiseObservationAutoConfiguration.class,
+						DataRedisAutoConfiguration.class, LettuceObservationAutoConfiguration.class))
 		.withPropertyValues("slotwise.pool.prewarm=false", "spring.data.redis.timeout=5s");
 
 	@Test
@@ -105,8 +106,10 @@ class ObservationParityIntegrationTests {
 					cluster.resetStats();
 					recorder.clear();
 					manager.getCache("observed").invalidate();
-					// Slotwise's cache-clear strategy (what its cache auto-configuration sets): over plain Spring Data it
-					// deletes each page with DEL, over Slotwise the walks UNLINK the keys where they found them. Each
+					// Slotwise's cache-clear strategy (what its cache auto-configuration
+					// sets): over plain Spring Data it
+					// deletes each page with DEL, over Slotwise the walks UNLINK the keys
+					// where they found them. Each
 					// command the servers ran is one lettuce observation either way.
 					long removals = 0;
 					for (String command : List.of("SCAN", "DEL", "UNLINK")) {
@@ -162,10 +165,10 @@ class ObservationParityIntegrationTests {
 					.containsExactlyInAnyOrder("mget", "exists");
 				int slots = slots(keys("reactive:", KEYS));
 				List<Observation.Context> batches = recorder.named("slotwise.multikey.batch"::equals);
-				assertThat(recorder.awaitLettuce("MGET", slots)).allSatisfy(
-						(command) -> assertThat(parent(command)).isIn(batches));
-				assertThat(recorder.awaitLettuce("EXISTS", slots)).allSatisfy(
-						(command) -> assertThat(parent(command)).isIn(batches));
+				assertThat(recorder.awaitLettuce("MGET", slots))
+					.allSatisfy((command) -> assertThat(parent(command)).isIn(batches));
+				assertThat(recorder.awaitLettuce("EXISTS", slots))
+					.allSatisfy((command) -> assertThat(parent(command)).isIn(batches));
 			});
 	}
 
@@ -194,7 +197,8 @@ class ObservationParityIntegrationTests {
 				connection.stringCommands().mGet(keys("jedis:", KEYS));
 			}
 		});
-		// Plain Spring Boot observes nothing of Jedis: the observations are what Slotwise adds.
+		// Plain Spring Boot observes nothing of Jedis: the observations are what Slotwise
+		// adds.
 		assertThat(off.named((name) -> name.startsWith("slotwise"))).isEmpty();
 	}
 
@@ -210,7 +214,8 @@ class ObservationParityIntegrationTests {
 			connection.closePipeline();
 			Observation.Context pipeline = recorder.await("slotwise.pipeline", 1).get(0);
 			assertThat(pipeline.getLowCardinalityKeyValues()).contains(KeyValue.of("command", "pipeline"),
-					KeyValue.of("client", "jedis"), KeyValue.of("outcome", "success"), KeyValue.of("commands", "11-100"));
+					KeyValue.of("client", "jedis"), KeyValue.of("outcome", "success"),
+					KeyValue.of("commands", "11-100"));
 			List<Observation.Context> batches = recorder.await("slotwise.pipeline.batch", cluster.masters().size());
 			assertThat(batches).allSatisfy((batch) -> assertThat(parent(batch)).isSameAs(pipeline));
 			assertThat(batches.stream().mapToInt((batch) -> size(batch)).sum()).isEqualTo(30);
@@ -272,8 +277,8 @@ class ObservationParityIntegrationTests {
 				}
 				Thread.sleep(200);
 				String scrape = meters.scrape();
-				assertThat(scrape).contains("slotwise_multikey_seconds_count{", "slotwise_multikey_batch_seconds_count{",
-						"slotwise_multikey_calls_seconds_count{");
+				assertThat(scrape).contains("slotwise_multikey_seconds_count{",
+						"slotwise_multikey_batch_seconds_count{", "slotwise_multikey_calls_seconds_count{");
 				if (client.equals("jedis")) {
 					assertThat(scrape).contains("slotwise_pipeline_seconds_count{",
 							"slotwise_pipeline_batch_seconds_count{", "slotwise_pipeline_pipelines_seconds_count{");
@@ -315,8 +320,9 @@ class ObservationParityIntegrationTests {
 	}
 
 	/**
-	 * Runs {@value #CALLS} cross-slot {@code multiGet} and {@code multiSet} of {@value #KEYS} keys over Lettuce and
-	 * returns, per command, how many the masters ran and how many {@code lettuce} observations ended.
+	 * Runs {@value #CALLS} cross-slot {@code multiGet} and {@code multiSet} of
+	 * {@value #KEYS} keys over Lettuce and returns, per command, how many the masters ran
+	 * and how many {@code lettuce} observations ended.
 	 */
 	private Map<String, Counts> lettuceCounts(RedisTestCluster cluster, String property) {
 		Map<String, Counts> counts = new LinkedHashMap<>();
@@ -345,8 +351,7 @@ class ObservationParityIntegrationTests {
 		return counts;
 	}
 
-	private void run(String client, RedisTestCluster cluster, Recorder recorder, String property,
-			ConnectionTest test) {
+	private void run(String client, RedisTestCluster cluster, Recorder recorder, String property, ConnectionTest test) {
 		ObservationRegistry registry = recorder.registry();
 		this.runner.withBean(ObservationRegistry.class, () -> registry)
 			.withPropertyValues("spring.data.redis.client-type=" + client,
@@ -403,8 +408,8 @@ class ObservationParityIntegrationTests {
 	}
 
 	/**
-	 * Records every observation that stops. Lettuce stops its observations on its event loop just after the reply
-	 * completes the call, so counts are awaited.
+	 * Records every observation that stops. Lettuce stops its observations on its event
+	 * loop just after the reply completes the call, so counts are awaited.
 	 */
 	static final class Recorder implements ObservationHandler<Observation.Context> {
 
@@ -449,7 +454,8 @@ class ObservationParityIntegrationTests {
 		}
 
 		/**
-		 * Matches Lettuce's observations of one command (the connection handshake's are observed too).
+		 * Matches Lettuce's observations of one command (the connection handshake's are
+		 * observed too).
 		 */
 		static Predicate<Observation.Context> lettuce(String operation) {
 			return (context) -> "lettuce".equals(context.getName())
@@ -464,7 +470,8 @@ class ObservationParityIntegrationTests {
 				Thread.sleep(20);
 				count = this.stopped.stream().filter(filter).count();
 			}
-			// A moment more, so that observations beyond the expected count would be seen too.
+			// A moment more, so that observations beyond the expected count would be seen
+			// too.
 			Thread.sleep(100);
 			return this.stopped.stream().filter(filter).count();
 		}

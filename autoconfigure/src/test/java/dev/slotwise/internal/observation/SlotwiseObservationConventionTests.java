@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Names, keys and nesting of Slotwise's observations, and nothing allocated when the registry observes nothing.
+ * Names, keys and nesting of Slotwise's observations, and nothing allocated when the
+ * registry observes nothing.
  */
 class SlotwiseObservationConventionTests {
 
@@ -56,9 +57,9 @@ class SlotwiseObservationConventionTests {
 		Observation.Context callContext = stopped.get(1);
 		assertThat(callContext.getName()).isEqualTo("slotwise.multikey");
 		assertThat(callContext.getContextualName()).isEqualTo("mset");
-		assertThat(callContext.getLowCardinalityKeyValues()).containsExactlyInAnyOrder(KeyValue.of("db.system", "redis"),
-				KeyValue.of("command", "mset"), KeyValue.of("client", "jedis"), KeyValue.of("outcome", "failure"),
-				KeyValue.of("keys", "101-1000"));
+		assertThat(callContext.getLowCardinalityKeyValues()).containsExactlyInAnyOrder(
+				KeyValue.of("db.system", "redis"), KeyValue.of("command", "mset"), KeyValue.of("client", "jedis"),
+				KeyValue.of("outcome", "failure"), KeyValue.of("keys", "101-1000"));
 		assertThat(callContext.getError()).hasMessage("boom");
 		assertThat(batchContext.getName()).isEqualTo("slotwise.multikey.batch");
 		assertThat(batchContext.getLowCardinalityKeyValues()).contains(KeyValue.of("net.sock.peer.addr", "10.0.0.1"),
@@ -95,7 +96,8 @@ class SlotwiseObservationConventionTests {
 		assertThat(stopped.get(0).getContextualName()).isEqualTo("transaction");
 		assertThat(stopped.get(0).getLowCardinalityKeyValues()).containsExactlyInAnyOrder(
 				KeyValue.of("db.system", "redis"), KeyValue.of("command", "transaction"),
-				KeyValue.of("client", "lettuce"), KeyValue.of("outcome", "committed"), KeyValue.of("commands", "11-100"));
+				KeyValue.of("client", "lettuce"), KeyValue.of("outcome", "committed"),
+				KeyValue.of("commands", "11-100"));
 		assertThat(stopped.get(0).getHighCardinalityKeyValue("slotwise.size").getValue()).isEqualTo("12");
 		assertThat(stopped.get(1).getLowCardinalityKeyValues()).contains(KeyValue.of("outcome", "discarded"),
 				KeyValue.of("commands", "0"));

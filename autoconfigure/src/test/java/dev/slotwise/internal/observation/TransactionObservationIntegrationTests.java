@@ -29,17 +29,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Each transaction on a cluster is one {@code slotwise.transaction} observation, tagged with its client, outcome and
- * the number of commands it queued, a child of the observation current at {@code multi()}; with Slotwise off, Spring
- * Data Redis refuses the same transactions and nothing of Slotwise is observed.
+ * Each transaction on a cluster is one {@code slotwise.transaction} observation, tagged
+ * with its client, outcome and the number of commands it queued, a child of the
+ * observation current at {@code multi()}; with Slotwise off, Spring Data Redis refuses
+ * the same transactions and nothing of Slotwise is observed.
  */
 @WithRedisCluster
 class TransactionObservationIntegrationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class,
-				SlotwiseObservationAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				LettuceObservationAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(SlotwiseAutoConfiguration.class, SlotwiseObservationAutoConfiguration.class,
+						DataRedisAutoConfiguration.class, LettuceObservationAutoConfiguration.class))
 		.withPropertyValues("slotwise.pool.prewarm=false", "spring.data.redis.timeout=5s");
 
 	@ParameterizedTest
@@ -89,17 +90,19 @@ class TransactionObservationIntegrationTests {
 				.containsExactly("committed", "discarded", "refused", "conflict");
 			assertThat(transactions).extracting((context) -> context.getLowCardinalityKeyValue("commands").getValue())
 				.containsExactly("1-10", "1-10", "1-10", "1-10");
-			assertThat(transactions).extracting((context) -> context.getHighCardinalityKeyValue("slotwise.size")
-				.getValue()).containsExactly("3", "1", "1", "1");
-			assertThat(transactions).allSatisfy((context) -> assertThat(context.getLowCardinalityKeyValues())
-				.contains(KeyValue.of("client", client), KeyValue.of("command", "transaction"),
-						KeyValue.of("db.system", "redis")));
+			assertThat(transactions)
+				.extracting((context) -> context.getHighCardinalityKeyValue("slotwise.size").getValue())
+				.containsExactly("3", "1", "1", "1");
+			assertThat(transactions).allSatisfy((context) -> assertThat(context.getLowCardinalityKeyValues()).contains(
+					KeyValue.of("client", client), KeyValue.of("command", "transaction"),
+					KeyValue.of("db.system", "redis")));
 			Observation.Context committed = transactions.get(0);
 			assertThat(committed.getParentObservation()).isNotNull();
 			assertThat(committed.getParentObservation().getContextView().getName()).isEqualTo("application");
 			assertThat(committed.getError()).isNull();
 			assertThat(transactions.get(2).getError()).isInstanceOf(InvalidDataAccessApiUsageException.class);
-			// What the master ran: the committed and the conflicting transaction's EXEC, the discarded one's DISCARD.
+			// What the master ran: the committed and the conflicting transaction's EXEC,
+			// the discarded one's DISCARD.
 			assertThat(cluster.commandCalls(master, "exec")).isEqualTo(2);
 			assertThat(cluster.commandCalls(master, "discard")).isEqualTo(1);
 			assertThat(template.opsForValue().get("{obs}:a")).isEqualTo("changed");
@@ -116,12 +119,12 @@ class TransactionObservationIntegrationTests {
 				.withMessageContaining("MULTI is currently not supported in cluster mode");
 			assertThat(cluster.commandCalls(master, "multi")).isZero();
 		});
-		// Plain Spring Boot refuses the transaction: the observations are what Slotwise adds.
+		// Plain Spring Boot refuses the transaction: the observations are what Slotwise
+		// adds.
 		assertThat(off.named((name) -> name.startsWith("slotwise"))).isEmpty();
 	}
 
-	private void run(String client, RedisTestCluster cluster, Recorder recorder, String property,
-			TemplateTest test) {
+	private void run(String client, RedisTestCluster cluster, Recorder recorder, String property, TemplateTest test) {
 		ObservationRegistry registry = recorder.registry();
 		this.runner.withBean(ObservationRegistry.class, () -> registry)
 			.withPropertyValues("spring.data.redis.client-type=" + client,

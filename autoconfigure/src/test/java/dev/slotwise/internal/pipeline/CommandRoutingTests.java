@@ -56,8 +56,9 @@ class CommandRoutingTests {
 
 	@Test
 	void sameSlotMultiKeyCommandsRunOnTheirNode() throws Exception {
-		assertThat(plan(RedisKeyCommands.class, "rename", new Object[] { bytes("{r}a"), bytes("{r}b") },
-				byte[].class, byte[].class).crossSlot()).isFalse();
+		assertThat(plan(RedisKeyCommands.class, "rename", new Object[] { bytes("{r}a"), bytes("{r}b") }, byte[].class,
+				byte[].class)
+			.crossSlot()).isFalse();
 	}
 
 	@Test
@@ -72,15 +73,14 @@ class CommandRoutingTests {
 	@Test
 	void blockingCommandsAreRefused() {
 		assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)
-			.isThrownBy(() -> plan(RedisListCommands.class, "bLPop",
-					new Object[] { 1, new byte[][] { bytes("l") } }, int.class, byte[][].class))
+			.isThrownBy(() -> plan(RedisListCommands.class, "bLPop", new Object[] { 1, new byte[][] { bytes("l") } },
+					int.class, byte[][].class))
 			.withMessageStartingWith("RedisListCommands.bLPop cannot be pipelined on a Redis Cluster");
 	}
 
 	@Test
 	void streamsRouteByTheRecordsStreamAndRefuseBlockingReads() throws Exception {
-		MapRecord<byte[], byte[], byte[]> record = MapRecord.create(bytes("{s}stream"),
-				Map.of(bytes("f"), bytes("v")));
+		MapRecord<byte[], byte[], byte[]> record = MapRecord.create(bytes("{s}stream"), Map.of(bytes("f"), bytes("v")));
 		assertThat(plan(RedisStreamCommands.class, "xAdd", new Object[] { record }, MapRecord.class).slot())
 			.isEqualTo(SlotHash.slot(bytes("s")));
 		assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)

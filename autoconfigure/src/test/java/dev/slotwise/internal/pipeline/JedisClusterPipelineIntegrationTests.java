@@ -27,8 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Pipelines on a real cluster over Jedis: results equal the same commands one by one and Spring Data Redis's own
- * pipelines over Lettuce; errors in position; refusals when queued; a paused node; what the servers executed.
+ * Pipelines on a real cluster over Jedis: results equal the same commands one by one and
+ * Spring Data Redis's own pipelines over Lettuce; errors in position; refusals when
+ * queued; a paused node; what the servers executed.
  */
 @WithRedisCluster
 class JedisClusterPipelineIntegrationTests {
@@ -38,31 +39,31 @@ class JedisClusterPipelineIntegrationTests {
 		Random random = new Random(11);
 		int[] sizes = { 1, 1 + random.nextInt(10), 1 + random.nextInt(100), 1 + random.nextInt(1000),
 				1000 + random.nextInt(4001), 5000 };
-		PipelineTestSupport.runner("jedis", cluster).run((jedisContext) -> PipelineTestSupport
-			.runner("lettuce", cluster)
-			.withPropertyValues("slotwise.enabled=false")
-			.run((lettuceContext) -> {
-				try (RedisClusterConnection jedis = connection(jedisContext);
-						RedisClusterConnection lettuce = connection(lettuceContext)) {
-					for (int size : sizes) {
-						List<PipelineTestSupport.Op> ops = PipelineTestSupport.randomOps(random, size);
-						cluster.reset();
-						List<Object> pipelined = PipelineTestSupport.pipelined(jedis, ops);
-						cluster.reset();
-						List<Object> oneByOne = PipelineTestSupport.oneByOne(jedis, ops);
-						cluster.reset();
-						List<Object> overLettuce = PipelineTestSupport.pipelined(lettuce, ops);
-						assertThat(pipelined).as("%d commands", size).hasSameSizeAs(oneByOne);
-						for (int i = 0; i < pipelined.size(); i++) {
-							Object actual = PipelineTestSupport.comparable(pipelined.get(i));
-							assertThat(actual).as("result %d of %d (%s)", i, size, ops)
-								.isEqualTo(PipelineTestSupport.comparable(oneByOne.get(i)));
-							assertThat(actual).as("result %d of %d vs Lettuce", i, size)
-								.isEqualTo(PipelineTestSupport.comparable(overLettuce.get(i)));
+		PipelineTestSupport.runner("jedis", cluster)
+			.run((jedisContext) -> PipelineTestSupport.runner("lettuce", cluster)
+				.withPropertyValues("slotwise.enabled=false")
+				.run((lettuceContext) -> {
+					try (RedisClusterConnection jedis = connection(jedisContext);
+							RedisClusterConnection lettuce = connection(lettuceContext)) {
+						for (int size : sizes) {
+							List<PipelineTestSupport.Op> ops = PipelineTestSupport.randomOps(random, size);
+							cluster.reset();
+							List<Object> pipelined = PipelineTestSupport.pipelined(jedis, ops);
+							cluster.reset();
+							List<Object> oneByOne = PipelineTestSupport.oneByOne(jedis, ops);
+							cluster.reset();
+							List<Object> overLettuce = PipelineTestSupport.pipelined(lettuce, ops);
+							assertThat(pipelined).as("%d commands", size).hasSameSizeAs(oneByOne);
+							for (int i = 0; i < pipelined.size(); i++) {
+								Object actual = PipelineTestSupport.comparable(pipelined.get(i));
+								assertThat(actual).as("result %d of %d (%s)", i, size, ops)
+									.isEqualTo(PipelineTestSupport.comparable(oneByOne.get(i)));
+								assertThat(actual).as("result %d of %d vs Lettuce", i, size)
+									.isEqualTo(PipelineTestSupport.comparable(overLettuce.get(i)));
+							}
 						}
 					}
-				}
-			}));
+				}));
 	}
 
 	@Test
@@ -105,16 +106,25 @@ class JedisClusterPipelineIntegrationTests {
 					assertThat(results).hasSize(8);
 					assertThat(results.get(0)).isEqualTo(true);
 					assertThat(results.get(1)).isInstanceOf(Exception.class)
-						.extracting((error) -> ((Exception) error).getMessage()).asString().contains("WRONGTYPE");
+						.extracting((error) -> ((Exception) error).getMessage())
+						.asString()
+						.contains("WRONGTYPE");
 					assertThat(results.get(2)).isInstanceOf(Exception.class)
-						.extracting((error) -> ((Exception) error).getMessage()).asString().contains("WRONGTYPE");
+						.extracting((error) -> ((Exception) error).getMessage())
+						.asString()
+						.contains("WRONGTYPE");
 					assertThat(results.get(3)).isEqualTo(bytes("va"));
-					// the successful hMSet has no entry, as in Spring Data Redis's own pipelines
+					// the successful hMSet has no entry, as in Spring Data Redis's own
+					// pipelines
 					assertThat(results.get(4)).isInstanceOf(Exception.class)
-						.extracting((error) -> ((Exception) error).getMessage()).asString().contains("no such key");
+						.extracting((error) -> ((Exception) error).getMessage())
+						.asString()
+						.contains("no such key");
 					assertThat(results.get(5)).isEqualTo(1L);
 					assertThat(results.get(6)).isInstanceOf(Exception.class)
-						.extracting((error) -> ((Exception) error).getMessage()).asString().contains("no such key");
+						.extracting((error) -> ((Exception) error).getMessage())
+						.asString()
+						.contains("no such key");
 					assertThat(results.get(7)).isEqualTo(bytes("v"));
 				});
 			assertThat(connection.stringCommands().get(bytes("counter"))).isEqualTo(bytes("1"));
@@ -133,8 +143,9 @@ class JedisClusterPipelineIntegrationTests {
 			assertRefused(() -> connection.setCommands().sInter(bytes("a"), bytes("b")), "sInter");
 			assertRefused(() -> connection.serverCommands().flushAll(), "flushAll");
 			assertRefused(() -> connection.scriptingCommands().scriptFlush(), "scriptFlush");
-			assertRefused(() -> connection.stringCommands().mSetNX(Map.of(bytes("a"), bytes("1"), bytes("b"),
-					bytes("2"))), "mSetNX");
+			assertRefused(
+					() -> connection.stringCommands().mSetNX(Map.of(bytes("a"), bytes("1"), bytes("b"), bytes("2"))),
+					"mSetNX");
 			assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)
 				.isThrownBy(() -> connection.execute("FLUSHALL"))
 				.withMessageContaining("execute(\"FLUSHALL\", …) cannot be pipelined");
@@ -168,7 +179,8 @@ class JedisClusterPipelineIntegrationTests {
 				long sets = cluster.commandCalls(master, "set");
 				assertThat(sets).as("SETs on %s", master).isEqualTo(expectedSets.get(master));
 				assertThat(cluster.commandCalls(master, "get")).as("GETs on %s", master).isEqualTo(sets);
-				// Pipelined: the server reads the node's 2,000-odd commands in a handful of socket reads.
+				// Pipelined: the server reads the node's 2,000-odd commands in a handful
+				// of socket reads.
 				long reads = readsProcessed(cluster, master);
 				assertThat(reads).as("socket reads on %s for %d commands", master, 2 * sets).isLessThan(sets / 5);
 			}
@@ -176,7 +188,8 @@ class JedisClusterPipelineIntegrationTests {
 	}
 
 	private static long readsProcessed(RedisTestCluster cluster, RedisNode node) {
-		return cluster.withAdmin(node, (jedis) -> jedis.info("stats")).lines()
+		return cluster.withAdmin(node, (jedis) -> jedis.info("stats"))
+			.lines()
 			.filter((line) -> line.startsWith("total_reads_processed:"))
 			.map((line) -> Long.parseLong(line.substring("total_reads_processed:".length()).trim()))
 			.findFirst()
@@ -185,7 +198,8 @@ class JedisClusterPipelineIntegrationTests {
 
 	@Test
 	void aNodePausedPastTheTimeoutFailsThePipelineNamingItAndItsCommands(RedisTestCluster cluster) {
-		PipelineTestSupport.runner("jedis", cluster).withPropertyValues("spring.data.redis.timeout=500ms")
+		PipelineTestSupport.runner("jedis", cluster)
+			.withPropertyValues("spring.data.redis.timeout=500ms")
 			.run((context) -> {
 				try (RedisClusterConnection connection = connection(context)) {
 					RedisNode paused = cluster.masters().get(1);
@@ -213,8 +227,11 @@ class JedisClusterPipelineIntegrationTests {
 						Thread.sleep(Math.max(0, left / 1_000_000));
 					}
 					// The other masters' commands ran.
-					long setOnOthers = cluster.masters().stream().filter((master) -> !master.equals(paused))
-						.mapToLong((master) -> cluster.commandCalls(master, "set")).sum();
+					long setOnOthers = cluster.masters()
+						.stream()
+						.filter((master) -> !master.equals(paused))
+						.mapToLong((master) -> cluster.commandCalls(master, "set"))
+						.sum();
 					assertThat(setOnOthers).isEqualTo(300 - keysOnPaused.size());
 				}
 			});

@@ -50,7 +50,8 @@ final class PipelineTestSupport {
 	 *
 	 * @param name for messages
 	 * @param call the call
-	 * @param isVoid whether the method returns nothing (Spring Data Redis leaves it out of pipeline results)
+	 * @param isVoid whether the method returns nothing (Spring Data Redis leaves it out
+	 * of pipeline results)
 	 */
 	record Op(String name, Function<RedisConnection, @Nullable Object> call, boolean isVoid) {
 
@@ -62,8 +63,8 @@ final class PipelineTestSupport {
 	}
 
 	/**
-	 * Random commands over every command group on keys spread over all slots; every key prefix holds one type, so
-	 * no command fails.
+	 * Random commands over every command group on keys spread over all slots; every key
+	 * prefix holds one type, so no command fails.
 	 */
 	static List<Op> randomOps(Random random, int count) {
 		List<Op> ops = new ArrayList<>(count);
@@ -95,9 +96,10 @@ final class PipelineTestSupport {
 			case 5 -> op("append", (r) -> r.stringCommands().append(s, value));
 			case 6 -> op("strLen", (r) -> r.stringCommands().strLen(s));
 			case 7 -> op("setNX", (r) -> r.stringCommands().setNX(s, value));
-			case 8 -> op("set EX NX", (r) -> r.stringCommands().set(s, value, Expiration.seconds(1000),
-					SetOption.ifAbsent()));
-			case 9 -> op("mGet cross-slot", (r) -> r.stringCommands().mGet(s, bytes("s:" + (n + 1)), bytes("s:" + (n + 7))));
+			case 8 -> op("set EX NX",
+					(r) -> r.stringCommands().set(s, value, Expiration.seconds(1000), SetOption.ifAbsent()));
+			case 9 ->
+				op("mGet cross-slot", (r) -> r.stringCommands().mGet(s, bytes("s:" + (n + 1)), bytes("s:" + (n + 7))));
 			case 10 -> op("mGet same-slot", (r) -> r.stringCommands().mGet(bytes(tag + "s:1"), bytes(tag + "s:2")));
 			case 11 -> {
 				Map<byte[], byte[]> tuples = new LinkedHashMap<>();
@@ -122,7 +124,8 @@ final class PipelineTestSupport {
 			case 23 -> op("sAdd", (r) -> r.setCommands().sAdd(set, value, field));
 			case 24 -> op("sMembers", (r) -> r.setCommands().sMembers(set));
 			case 25 -> op("sIsMember", (r) -> r.setCommands().sIsMember(set, value));
-			case 26 -> op("sInter same-slot", (r) -> r.setCommands().sInter(bytes(tag + "set:1"), bytes(tag + "set:2")));
+			case 26 ->
+				op("sInter same-slot", (r) -> r.setCommands().sInter(bytes(tag + "set:1"), bytes(tag + "set:2")));
 			case 27 -> op("sAdd tagged", (r) -> r.setCommands().sAdd(bytes(tag + "set:" + (n % 2 + 1)), value));
 			case 28 -> op("zAdd", (r) -> r.zSetCommands().zAdd(z, n % 17, value));
 			case 29 -> op("zRangeWithScores", (r) -> r.zSetCommands().zRangeWithScores(z, 0, -1));
@@ -136,8 +139,8 @@ final class PipelineTestSupport {
 			case 37 -> op("pfCount", (r) -> r.hyperLogLogCommands().pfCount(hll));
 			case 38 -> op("geoAdd", (r) -> r.geoCommands().geoAdd(geo, new Point(13.36, 38.11), value));
 			case 39 -> op("geoPos", (r) -> r.geoCommands().geoPos(geo, value));
-			case 40 -> op("xAdd", (r) -> r.streamCommands()
-				.xAdd(StreamRecords.newRecord().in(x).ofMap(Map.of(field, value))));
+			case 40 ->
+				op("xAdd", (r) -> r.streamCommands().xAdd(StreamRecords.newRecord().in(x).ofMap(Map.of(field, value))));
 			default -> op("xLen", (r) -> r.streamCommands().xLen(x));
 		};
 	}
@@ -147,7 +150,8 @@ final class PipelineTestSupport {
 	}
 
 	/**
-	 * Runs the commands one by one, leaving out the results of {@code void} commands as a pipeline does.
+	 * Runs the commands one by one, leaving out the results of {@code void} commands as a
+	 * pipeline does.
 	 */
 	static List<@Nullable Object> oneByOne(RedisConnection connection, List<Op> ops) {
 		List<@Nullable Object> results = new ArrayList<>();
@@ -169,8 +173,8 @@ final class PipelineTestSupport {
 	}
 
 	/**
-	 * Makes results comparable by value: bytes by content, collections by their elements, stream record ids (which
-	 * differ between runs) by their sequence within the run.
+	 * Makes results comparable by value: bytes by content, collections by their elements,
+	 * stream record ids (which differ between runs) by their sequence within the run.
 	 */
 	static @Nullable Object comparable(@Nullable Object result) {
 		if (result instanceof byte[] bytes) {

@@ -20,8 +20,8 @@ import org.springframework.data.redis.connection.RedisClusterNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Pre-warm against nodes that cannot be reached: one warning naming each, the others still warmed, no exception.
- * A cluster of its own, because a node is killed.
+ * Pre-warm against nodes that cannot be reached: one warning naming each, the others
+ * still warmed, no exception. A cluster of its own, because a node is killed.
  */
 @WithRedisCluster(masters = 3, replicasPerMaster = 0, dedicated = true)
 @ExtendWith(OutputCaptureExtension.class)
@@ -51,8 +51,8 @@ class JedisClusterPrewarmerIntegrationTests {
 				assertThat(result.failed()).containsOnlyKeys(down.address());
 				assertThat(cluster.countClients(masters.get(0), APP)).isGreaterThanOrEqualTo(3);
 				assertThat(cluster.countClients(masters.get(1), APP)).isGreaterThanOrEqualTo(3);
-				assertThat(output).containsOnlyOnce("Could not pre-warm the connection pool of Redis node "
-						+ down.address());
+				assertThat(output)
+					.containsOnlyOnce("Could not pre-warm the connection pool of Redis node " + down.address());
 			}
 			finally {
 				cluster.restart(down);
@@ -67,7 +67,8 @@ class JedisClusterPrewarmerIntegrationTests {
 		try (RedisClusterClient client = RedisClusterClient.builder()
 			.nodes(Set.of(new HostAndPort(seed.host(), seed.port())))
 			.build()) {
-			PrewarmResult result = JedisClusterPrewarmer.prewarm(client, List.of(new RedisClusterNode("127.0.0.1", 1)), 3);
+			PrewarmResult result = JedisClusterPrewarmer.prewarm(client, List.of(new RedisClusterNode("127.0.0.1", 1)),
+					3);
 
 			assertThat(result.warmed()).isEmpty();
 			assertThat(result.failed()).containsOnlyKeys("127.0.0.1:1");

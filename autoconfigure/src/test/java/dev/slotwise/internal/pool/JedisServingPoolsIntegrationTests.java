@@ -20,14 +20,16 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Over Jedis, Slotwise keeps min-idle connections open only to the nodes that serve requests: the masters at
- * start-up, the promoted replica after a failover, and no longer the master it replaced. Jedis holds a pool per node,
- * replicas included; before, the evictor filled every one of them to min-idle, so an application's connections grew
- * with every failover (the 30-minute soak: 16 at the start, 34 at the end). Counted on the servers
- * ({@code CLIENT LIST}), with plain Spring Boot in the same test for the difference.
+ * Over Jedis, Slotwise keeps min-idle connections open only to the nodes that serve
+ * requests: the masters at start-up, the promoted replica after a failover, and no longer
+ * the master it replaced. Jedis holds a pool per node, replicas included; before, the
+ * evictor filled every one of them to min-idle, so an application's connections grew with
+ * every failover (the 30-minute soak: 16 at the start, 34 at the end). Counted on the
+ * servers ({@code CLIENT LIST}), with plain Spring Boot in the same test for the
+ * difference.
  * <p>
- * Fails without the fix: the replicas then hold min-idle connections after the first evictor run, and the demoted
- * master keeps its idle ones.
+ * Fails without the fix: the replicas then hold min-idle connections after the first
+ * evictor run, and the demoted master keeps its idle ones.
  */
 @WithRedisCluster(masters = 3, replicasPerMaster = 1, dedicated = true)
 class JedisServingPoolsIntegrationTests {
@@ -45,27 +47,32 @@ class JedisServingPoolsIntegrationTests {
 			StringRedisTemplate offTemplate = off.getBean(StringRedisTemplate.class);
 			traffic(onTemplate, offTemplate);
 
-			// Start-up: min-idle (4) on each master, nothing kept open to a replica, evictor runs included.
+			// Start-up: min-idle (4) on each master, nothing kept open to a replica,
+			// evictor runs included.
 			List<RedisNode> masters = cluster.masters();
 			await("4 idle connections on every master and none on a replica", () -> {
 				traffic(onTemplate, offTemplate);
 				return masters.stream().allMatch((master) -> cluster.countClients(master, slotwise) >= 4)
-						&& cluster.replicas().stream().allMatch((replica) -> cluster.countClients(replica, slotwise) == 0);
+						&& cluster.replicas()
+							.stream()
+							.allMatch((replica) -> cluster.countClients(replica, slotwise) == 0);
 			}, () -> counts(cluster, slotwise));
 
-			// A failover: the promoted replica is warmed, the demoted master's idle connections close.
+			// A failover: the promoted replica is warmed, the demoted master's idle
+			// connections close.
 			RedisNode demoted = masters.get(0);
 			RedisNode promoted = cluster.replicasOf(demoted).get(0);
 			cluster.takeOver(promoted);
-			await(promoted + " to be master", () -> cluster.isMaster(promoted) && !cluster.isMaster(demoted),
-					() -> "");
+			await(promoted + " to be master", () -> cluster.isMaster(promoted) && !cluster.isMaster(demoted), () -> "");
 			await("4 connections on the promoted replica and none on the demoted master", () -> {
 				traffic(onTemplate, offTemplate);
 				return cluster.countClients(promoted, slotwise) >= 4 && cluster.countClients(demoted, slotwise) == 0;
 			}, () -> counts(cluster, slotwise));
 
-			// Plain Spring Boot never closes the idle connections it opened to the demoted master (no min-idle, no
-			// soft-min eviction): the difference is Slotwise's release, never more connections than plain Boot.
+			// Plain Spring Boot never closes the idle connections it opened to the
+			// demoted master (no min-idle, no
+			// soft-min eviction): the difference is Slotwise's release, never more
+			// connections than plain Boot.
 			assertThat(cluster.countClients(demoted, plain)).isPositive();
 		}));
 	}
@@ -76,15 +83,17 @@ class JedisServingPoolsIntegrationTests {
 			.withPropertyValues("spring.data.redis.client-type=jedis",
 					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(),
 					"spring.data.redis.client-name=" + clientName, "slotwise.enabled=" + slotwise,
-					// Quick evictor runs and idle expiry, so that the test sees in seconds what takes a minute.
+					// Quick evictor runs and idle expiry, so that the test sees in
+					// seconds what takes a minute.
 					"spring.data.redis.jedis.pool.time-between-eviction-runs=200ms",
 					"slotwise.pool.soft-min-evictable-idle-time=300ms");
 	}
 
 	/**
-	 * Single-key writes and reads that reach every master on both applications, and a cross-slot read on Slotwise's
-	 * (plain Spring Data Redis's cross-slot read over Jedis does not follow a failover's MOVED until its own topology
-	 * cache expires: its failures would be plain Boot's, not what this test is about).
+	 * Single-key writes and reads that reach every master on both applications, and a
+	 * cross-slot read on Slotwise's (plain Spring Data Redis's cross-slot read over Jedis
+	 * does not follow a failover's MOVED until its own topology cache expires: its
+	 * failures would be plain Boot's, not what this test is about).
 	 */
 	private static void traffic(StringRedisTemplate slotwise, StringRedisTemplate plain) {
 		List<String> keys = new ArrayList<>();
@@ -103,8 +112,10 @@ class JedisServingPoolsIntegrationTests {
 	private static String counts(RedisTestCluster cluster, String clientName) {
 		StringBuilder counts = new StringBuilder();
 		for (RedisNode node : cluster.nodes()) {
-			counts.append(node).append(cluster.isMaster(node) ? " (master) " : " (replica) ")
-				.append(cluster.countClients(node, clientName)).append("; ");
+			counts.append(node)
+				.append(cluster.isMaster(node) ? " (master) " : " (replica) ")
+				.append(cluster.countClients(node, clientName))
+				.append("; ");
 		}
 		return counts.toString();
 	}

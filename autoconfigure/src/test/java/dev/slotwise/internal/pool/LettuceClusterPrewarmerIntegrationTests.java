@@ -19,9 +19,9 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Lettuce pre-warm (shared connection and pool) with a master that cannot be reached: start-up goes on, one warning
- * names the node although every pooled connection tried it, and the other masters are warmed. A cluster of its own,
- * because a node is killed.
+ * Lettuce pre-warm (shared connection and pool) with a master that cannot be reached:
+ * start-up goes on, one warning names the node although every pooled connection tried it,
+ * and the other masters are warmed. A cluster of its own, because a node is killed.
  */
 @WithRedisCluster(masters = 3, replicasPerMaster = 0, dedicated = true)
 @ExtendWith(OutputCaptureExtension.class)
@@ -46,7 +46,8 @@ class LettuceClusterPrewarmerIntegrationTests {
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
 					for (RedisNode master : up) {
-						// The shared connection's node connection; Lettuce's pool (min-idle 0, as Spring Boot's) stays
+						// The shared connection's node connection; Lettuce's pool
+						// (min-idle 0, as Spring Boot's) stays
 						// empty until the application borrows from it.
 						assertThat(cluster.countClients(master, APP)).as("app connections on %s", master)
 							.isBetween(1L, 2L);

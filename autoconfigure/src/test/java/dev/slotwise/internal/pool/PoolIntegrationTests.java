@@ -22,8 +22,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The tuned Jedis pool against a real cluster, judged by what the servers report: commands counted by
- * {@code INFO commandstats}, connections by {@code CLIENT LIST}.
+ * The tuned Jedis pool against a real cluster, judged by what the servers report:
+ * commands counted by {@code INFO commandstats}, connections by {@code CLIENT LIST}.
  */
 @WithRedisCluster
 class PoolIntegrationTests {
@@ -39,8 +39,7 @@ class PoolIntegrationTests {
 	@BeforeEach
 	void prepare(RedisTestCluster cluster) {
 		this.runner = new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.client-type=jedis", "spring.data.redis.client-name=" + APP,
 					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty());
 	}
@@ -49,7 +48,8 @@ class PoolIntegrationTests {
 	void getsUnderLoadSendNoValidationPing(RedisTestCluster cluster) {
 		this.runner.run((context) -> {
 			runGetsFromCleanStats(context.getBean(StringRedisTemplate.class), cluster);
-			// Counted on the masters, which serve every GET: replicas also count the PING their master sends down
+			// Counted on the masters, which serve every GET: replicas also count the PING
+			// their master sends down
 			// the replication stream every 10 s.
 			assertThat(cluster.masters().stream().mapToLong((master) -> cluster.commandCalls(master, "ping")).sum())
 				.isZero();
@@ -58,11 +58,11 @@ class PoolIntegrationTests {
 
 	@Test
 	void getsUnderLoadWithValidateOnBorrowAndReturnSendTwoPingsPerGet(RedisTestCluster cluster) {
-		this.runner
-			.withPropertyValues("slotwise.pool.test-on-borrow=true", "slotwise.pool.test-on-return=true")
+		this.runner.withPropertyValues("slotwise.pool.test-on-borrow=true", "slotwise.pool.test-on-return=true")
 			.run((context) -> {
 				runGetsFromCleanStats(context.getBean(StringRedisTemplate.class), cluster);
-				// One PING on borrow and one on return per GET; the evictor (30s period) adds none this quickly.
+				// One PING on borrow and one on return per GET; the evictor (30s period)
+				// adds none this quickly.
 				assertThat(cluster.totalCommandCalls("ping")).isBetween(2L * GETS, 2L * GETS + 50);
 			});
 	}
@@ -79,39 +79,35 @@ class PoolIntegrationTests {
 
 	@Test
 	void withoutPrewarmMastersDoNotHoldMinIdleConnectionsAfterStart(RedisTestCluster cluster) {
-		this.runner
-			.withPropertyValues("slotwise.pool.prewarm=false")
-			.run((context) -> {
-				long total = cluster.masters().stream().mapToLong((master) -> cluster.countClients(master, APP)).sum();
-				assertThat(total).isLessThan(3L * 4);
-			});
+		this.runner.withPropertyValues("slotwise.pool.prewarm=false").run((context) -> {
+			long total = cluster.masters().stream().mapToLong((master) -> cluster.countClients(master, APP)).sum();
+			assertThat(total).isLessThan(3L * 4);
+		});
 	}
 
 	@Test
 	void lettuceConnectsToEveryMasterBeforeStartCompletes(RedisTestCluster cluster) {
-		this.runner
-			.withPropertyValues("spring.data.redis.client-type=lettuce")
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				for (RedisNode master : cluster.masters()) {
-					assertThat(cluster.countClients(master, APP)).as("app connections on %s", master).isPositive();
-				}
-			});
+		this.runner.withPropertyValues("spring.data.redis.client-type=lettuce").run((context) -> {
+			assertThat(context).hasNotFailed();
+			for (RedisNode master : cluster.masters()) {
+				assertThat(cluster.countClients(master, APP)).as("app connections on %s", master).isPositive();
+			}
+		});
 	}
 
 	@Test
 	void lettucePoolStaysEmptyByDefaultAsWithSpringBoot(RedisTestCluster cluster) {
-		// Spring Boot pools Lettuce's dedicated connections because the starter brings commons-pool2; nothing borrows
+		// Spring Boot pools Lettuce's dedicated connections because the starter brings
+		// commons-pool2; nothing borrows
 		// from that pool unless the application runs blocking commands or transactions.
-		this.runner
-			.withPropertyValues("spring.data.redis.client-type=lettuce")
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				for (RedisNode master : cluster.masters()) {
-					// The shared connection's link to the master, and perhaps its default connection to a seed node.
-					assertThat(cluster.countClients(master, APP)).as("app connections on %s", master).isBetween(1L, 2L);
-				}
-			});
+		this.runner.withPropertyValues("spring.data.redis.client-type=lettuce").run((context) -> {
+			assertThat(context).hasNotFailed();
+			for (RedisNode master : cluster.masters()) {
+				// The shared connection's link to the master, and perhaps its default
+				// connection to a seed node.
+				assertThat(cluster.countClients(master, APP)).as("app connections on %s", master).isBetween(1L, 2L);
+			}
+		});
 	}
 
 	@Test
@@ -121,7 +117,8 @@ class PoolIntegrationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				for (RedisNode master : cluster.masters()) {
-					// min-idle (2) pooled cluster connections, each connected to the master, plus the shared one.
+					// min-idle (2) pooled cluster connections, each connected to the
+					// master, plus the shared one.
 					assertThat(cluster.countClients(master, APP)).as("app connections on %s", master)
 						.isGreaterThanOrEqualTo(2 + 1);
 				}
@@ -135,7 +132,8 @@ class PoolIntegrationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				for (RedisNode master : cluster.masters()) {
-					// The shared connection's link to the master, and perhaps its default connection to a seed node.
+					// The shared connection's link to the master, and perhaps its default
+					// connection to a seed node.
 					assertThat(cluster.countClients(master, APP)).as("app connections on %s", master).isBetween(1L, 2L);
 				}
 			});
@@ -143,8 +141,7 @@ class PoolIntegrationTests {
 
 	@Test
 	void lettuceWithoutPrewarmHoldsNoMasterConnectionAfterStart(RedisTestCluster cluster) {
-		this.runner
-			.withPropertyValues("spring.data.redis.client-type=lettuce", "slotwise.pool.prewarm=false")
+		this.runner.withPropertyValues("spring.data.redis.client-type=lettuce", "slotwise.pool.prewarm=false")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				long total = cluster.masters().stream().mapToLong((master) -> cluster.countClients(master, APP)).sum();
@@ -154,19 +151,18 @@ class PoolIntegrationTests {
 
 	@Test
 	void operationsSucceedAfterEveryAppConnectionOnANodeIsKilled(RedisTestCluster cluster) {
-		// More idle connections than Jedis makes attempts (5), so retrying alone cannot get past them.
-		this.runner
-			.withPropertyValues("spring.data.redis.jedis.pool.min-idle=12")
-			.run((context) -> {
-				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
-				RedisNode victim = cluster.masters().get(0);
-				List<String> keys = keysServedBy(cluster, victim, 50);
-				keys.forEach((key) -> template.opsForValue().set(key, key));
-				assertThat(cluster.killClients(victim, APP)).isGreaterThanOrEqualTo(12);
-				for (String key : keys) {
-					assertThat(template.opsForValue().get(key)).isEqualTo(key);
-				}
-			});
+		// More idle connections than Jedis makes attempts (5), so retrying alone cannot
+		// get past them.
+		this.runner.withPropertyValues("spring.data.redis.jedis.pool.min-idle=12").run((context) -> {
+			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+			RedisNode victim = cluster.masters().get(0);
+			List<String> keys = keysServedBy(cluster, victim, 50);
+			keys.forEach((key) -> template.opsForValue().set(key, key));
+			assertThat(cluster.killClients(victim, APP)).isGreaterThanOrEqualTo(12);
+			for (String key : keys) {
+				assertThat(template.opsForValue().get(key)).isEqualTo(key);
+			}
+		});
 	}
 
 	@Test
@@ -177,7 +173,8 @@ class PoolIntegrationTests {
 			runGets(template);
 			assertThat(appConnections(cluster)).isPositive();
 		});
-		// Closing a socket is asynchronous on the server side; give it a moment before counting.
+		// Closing a socket is asynchronous on the server side; give it a moment before
+		// counting.
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
 		while (appConnections(cluster) > 0 && System.nanoTime() < deadline) {
 			Thread.onSpinWait();
@@ -185,8 +182,7 @@ class PoolIntegrationTests {
 		assertThat(appConnections(cluster)).isZero();
 	}
 
-	private static void runGetsFromCleanStats(StringRedisTemplate template, RedisTestCluster cluster)
-			throws Exception {
+	private static void runGetsFromCleanStats(StringRedisTemplate template, RedisTestCluster cluster) throws Exception {
 		template.opsForValue().set("pool-key", "v");
 		cluster.resetStats();
 		runGets(template);

@@ -18,8 +18,8 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 
 /**
- * When a Jedis node batch is sent a second time: only after a connection failure on a borrowed connection before any
- * reply was read, once.
+ * When a Jedis node batch is sent a second time: only after a connection failure on a
+ * borrowed connection before any reply was read, once.
  */
 class StaleJedisConnectionsTests {
 

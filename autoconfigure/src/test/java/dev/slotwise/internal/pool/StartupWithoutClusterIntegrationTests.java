@@ -22,18 +22,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * Start-up while the cluster cannot be used: nothing listens at the configured nodes, the node is a Redis without
- * cluster mode, or the password is wrong. Over Lettuce the context starts with one pre-warm WARN and the first
- * command fails naming the cause; over Jedis, whose cluster client reads the slot table in its constructor, the
- * outcome is exactly Spring Boot's without Slotwise. In every case the servers receive few connections in the 10 s
- * that follow (no retry storm).
+ * Start-up while the cluster cannot be used: nothing listens at the configured nodes, the
+ * node is a Redis without cluster mode, or the password is wrong. Over Lettuce the
+ * context starts with one pre-warm WARN and the first command fails naming the cause;
+ * over Jedis, whose cluster client reads the slot table in its constructor, the outcome
+ * is exactly Spring Boot's without Slotwise. In every case the servers receive few
+ * connections in the 10 s that follow (no retry storm).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class StartupWithoutClusterIntegrationTests {
 
 	private static final String PREWARM_WARNING = "Could not pre-warm";
 
-	/** Connections a server may receive in 10 s from one application that is not using it. */
+	/**
+	 * Connections a server may receive in 10 s from one application that is not using it.
+	 */
 	private static final long CONNECTION_BOUND = 10;
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -42,8 +45,10 @@ class StartupWithoutClusterIntegrationTests {
 
 	@Test
 	void lettuceStartsWithTheClusterDownAndTheFirstCallNamesTheNodes(CapturedOutput output) {
-		String nodes = "127.0.0.1:" + StandaloneRedisServer.freePort() + ",127.0.0.1:" + StandaloneRedisServer.freePort();
-		this.runner.withPropertyValues("spring.data.redis.client-type=lettuce", "spring.data.redis.cluster.nodes=" + nodes)
+		String nodes = "127.0.0.1:" + StandaloneRedisServer.freePort() + ",127.0.0.1:"
+				+ StandaloneRedisServer.freePort();
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=lettuce", "spring.data.redis.cluster.nodes=" + nodes)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(warnings(output)).hasSize(1);
@@ -75,17 +80,17 @@ class StartupWithoutClusterIntegrationTests {
 	@Test
 	void lettuceStartsWithAWrongPasswordAndTheFirstCallSaysSo(CapturedOutput output) {
 		try (StandaloneRedisServer server = StandaloneRedisServer.start("right-password")) {
-			this.runner
-				.withPropertyValues("spring.data.redis.client-type=lettuce",
-						"spring.data.redis.cluster.nodes=" + server.address(),
-						"spring.data.redis.password=wrong-password")
+			this.runner.withPropertyValues("spring.data.redis.client-type=lettuce",
+					"spring.data.redis.cluster.nodes=" + server.address(), "spring.data.redis.password=wrong-password")
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
 					assertThat(warnings(output)).hasSize(1);
 					Throwable failure = firstCall(context);
 					assertThat(failure).isInstanceOf(DataAccessException.class);
-					// Lettuce 7.5 sometimes loses the server's reply in a handshake race under load ("RedisHandshakeHandler
-					// not registered", with or without Slotwise); the next call then names it.
+					// Lettuce 7.5 sometimes loses the server's reply in a handshake race
+					// under load ("RedisHandshakeHandler
+					// not registered", with or without Slotwise); the next call then
+					// names it.
 					if (!messages(failure).contains("WRONGPASS") && !messages(failure).contains("invalid password")) {
 						assertThat(messages(failure)).contains("RedisHandshakeHandler not registered");
 						failure = firstCall(context);
@@ -122,8 +127,8 @@ class StartupWithoutClusterIntegrationTests {
 	}
 
 	/**
-	 * Starts the context with and without Slotwise; both must fail alike (same root cause) or both start and fail
-	 * their first call alike.
+	 * Starts the context with and without Slotwise; both must fail alike (same root
+	 * cause) or both start and fail their first call alike.
 	 */
 	private void assertSameAsSpringBoot(String... properties) {
 		ApplicationContextRunner jedis = this.runner.withPropertyValues("spring.data.redis.client-type=jedis")
@@ -167,7 +172,8 @@ class StartupWithoutClusterIntegrationTests {
 	}
 
 	private static void collect(Throwable failure, List<String> messages, int depth) {
-		for (Throwable cause = failure; cause != null && depth < 20; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+		for (Throwable cause = failure; cause != null
+				&& depth < 20; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
 			messages.add(cause.getMessage());
 			for (Throwable suppressed : cause.getSuppressed()) {
 				collect(suppressed, messages, depth + 1);

@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * How a {@link ClusterSubscription} places names on nodes and follows the topology, over fake links.
+ * How a {@link ClusterSubscription} places names on nodes and follows the topology, over
+ * fake links.
  */
 class ClusterSubscriptionTests {
 
@@ -215,7 +216,9 @@ class ClusterSubscriptionTests {
 
 		private volatile Map<NodeAddress, int[]> slots = Map.of();
 
-		/** Every node seen so far: a view names the ones that serve no slot (replicas). */
+		/**
+		 * Every node seen so far: a view names the ones that serve no slot (replicas).
+		 */
 		private final Set<NodeAddress> known = ConcurrentHashMap.newKeySet();
 
 		private volatile @Nullable Masters lagging;
@@ -234,8 +237,8 @@ class ClusterSubscriptionTests {
 
 		void moveSlot(int slot, NodeAddress to) {
 			Map<NodeAddress, int[]> slots = new LinkedHashMap<>();
-			this.slots.forEach((node, owned) -> slots.put(node,
-					IntStream.of(owned).filter((s) -> s != slot).toArray()));
+			this.slots
+				.forEach((node, owned) -> slots.put(node, IntStream.of(owned).filter((s) -> s != slot).toArray()));
 			slots.merge(to, new int[] { slot }, (a, b) -> IntStream.concat(IntStream.of(a), IntStream.of(b)).toArray());
 			this.known.add(to);
 			this.slots = slots;
@@ -246,14 +249,17 @@ class ClusterSubscriptionTests {
 		}
 
 		FakeLink current(NodeAddress node) {
-			List<FakeLink> links = this.opened.stream().filter((link) -> link.node.equals(node) && !link.closed)
+			List<FakeLink> links = this.opened.stream()
+				.filter((link) -> link.node.equals(node) && !link.closed)
 				.toList();
 			return links.get(links.size() - 1);
 		}
 
 		List<NodeAddress> holding(ChannelKind kind, byte[] name) {
-			return this.opened.stream().filter((link) -> !link.closed && link.holds(kind, name))
-				.map((link) -> link.node).toList();
+			return this.opened.stream()
+				.filter((link) -> !link.closed && link.holds(kind, name))
+				.map((link) -> link.node)
+				.toList();
 		}
 
 		@Override

@@ -43,12 +43,14 @@ import org.springframework.session.events.SessionExpiredEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A standard {@link RedisMessageListenerContainer} listening to {@code __keyevent@*__:expired} receives the expiry
- * events of every master with Slotwise (3,000 keys with short TTLs across all slots per phase, counted against each
- * master's {@code expired_keys}), before and after a master fails over, after a new master joins with slots and after
- * a master crashes and comes back as a replica; the
- * same container in the same test with {@code slotwise.enabled=false} receives one master's share at most. The servers'
- * {@code CLIENT LIST} shows one pattern subscription per master, none on replicas.
+ * A standard {@link RedisMessageListenerContainer} listening to
+ * {@code __keyevent@*__:expired} receives the expiry events of every master with Slotwise
+ * (3,000 keys with short TTLs across all slots per phase, counted against each master's
+ * {@code expired_keys}), before and after a master fails over, after a new master joins
+ * with slots and after a master crashes and comes back as a replica; the same container
+ * in the same test with {@code slotwise.enabled=false} receives one master's share at
+ * most. The servers' {@code CLIENT LIST} shows one pattern subscription per master, none
+ * on replicas.
  */
 @WithRedisCluster(dedicated = true)
 class KeyspaceEventsIntegrationTests {
@@ -77,7 +79,8 @@ class KeyspaceEventsIntegrationTests {
 
 					phase(client + "/before", cluster, writer, withSlotwise, plain);
 
-					// The master plain Spring Data Redis listens on, when it listens on a master: it then hears nothing.
+					// The master plain Spring Data Redis listens on, when it listens on a
+					// master: it then hears nothing.
 					List<RedisNode> masters = cluster.masters();
 					RedisNode failing = masters.stream()
 						.filter((master) -> PubSubTestSupport.subscribers(cluster, master, OFF, "psub") > 0)
@@ -86,12 +89,16 @@ class KeyspaceEventsIntegrationTests {
 					PubSubTestSupport.failOver(cluster, failing);
 					awaitSubscribedOnEveryMaster(cluster, "psub");
 					assertThat(PubSubTestSupport.subscribers(cluster, failing, ON, "psub"))
-						.as("subscriptions left on the demoted master %s", failing).isZero();
+						.as("subscriptions left on the demoted master %s", failing)
+						.isZero();
 					phase(client + "/after-failover", cluster, writer, withSlotwise, plain);
 
 					RedisNode added = cluster.addMaster();
 					PubSubTestSupport.notifyExpiries(cluster, added);
-					RedisNode source = cluster.masters().stream().filter((m) -> !m.equals(added)).findFirst()
+					RedisNode source = cluster.masters()
+						.stream()
+						.filter((m) -> !m.equals(added))
+						.findFirst()
 						.orElseThrow();
 					RedisNode[] owners = PubSubTestSupport.slotOwners(cluster);
 					List<Integer> slots = new ArrayList<>();
@@ -104,17 +111,21 @@ class KeyspaceEventsIntegrationTests {
 					awaitSubscribedOnEveryMaster(cluster, "psub");
 					phase(client + "/after-scale-out", cluster, writer, withSlotwise, plain);
 
-					// A master crashes, its replica takes over, and it comes back as a replica.
-					RedisNode crashed = cluster.masters().stream()
+					// A master crashes, its replica takes over, and it comes back as a
+					// replica.
+					RedisNode crashed = cluster.masters()
+						.stream()
 						.filter((master) -> !cluster.replicasOf(master).isEmpty())
 						.findFirst()
 						.orElseThrow();
 					PubSubTestSupport.killAndRestart(cluster, crashed);
-					// A restarted server forgets CONFIG SET; it may become a master again later in the class.
+					// A restarted server forgets CONFIG SET; it may become a master again
+					// later in the class.
 					PubSubTestSupport.notifyExpiries(cluster, crashed);
 					awaitSubscribedOnEveryMaster(cluster, "psub");
 					assertThat(PubSubTestSupport.subscribers(cluster, crashed, ON, "psub"))
-						.as("subscriptions on the restarted node %s, now a replica", crashed).isZero();
+						.as("subscriptions on the restarted node %s, now a replica", crashed)
+						.isZero();
 					phase(client + "/after-crash-and-restart", cluster, on.getBean(StringRedisTemplate.class),
 							withSlotwise, plain);
 				}));
@@ -123,9 +134,11 @@ class KeyspaceEventsIntegrationTests {
 	}
 
 	/**
-	 * Spring Session's indexed repository, wired as its configuration wires it (a {@code RedisMessageListenerContainer}
-	 * on {@code __keyevent@0__:expired}, {@code __keyevent@0__:del} and its created-channel pattern), publishes a
-	 * {@link SessionExpiredEvent} for every expired session with Slotwise; without, for those on one master at most.
+	 * Spring Session's indexed repository, wired as its configuration wires it (a
+	 * {@code RedisMessageListenerContainer} on {@code __keyevent@0__:expired},
+	 * {@code __keyevent@0__:del} and its created-channel pattern), publishes a
+	 * {@link SessionExpiredEvent} for every expired session with Slotwise; without, for
+	 * those on one master at most.
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "jedis", "lettuce" })
@@ -147,8 +160,10 @@ class KeyspaceEventsIntegrationTests {
 					sleep(1000);
 					long heardOn = withSlotwise.stream().filter(expiredOn.ids::contains).count();
 					long heardOff = plain.stream().filter(expiredOff.ids::contains).count();
-					System.out.printf("[events] %s/spring-session: session-expired events with Slotwise %d of %d, "
-							+ "without %d of %d%n", client, heardOn, withSlotwise.size(), heardOff, plain.size());
+					System.out.printf(
+							"[events] %s/spring-session: session-expired events with Slotwise %d of %d, "
+									+ "without %d of %d%n",
+							client, heardOn, withSlotwise.size(), heardOff, plain.size());
 					assertThat(heardOn).isEqualTo(withSlotwise.size());
 					assertThat(heardOff).isLessThan(plain.size() * 2 / 3);
 				}));
@@ -181,8 +196,7 @@ class KeyspaceEventsIntegrationTests {
 		}
 		assertThat(subscribed).as("one pattern subscription on every master %s: %s", masters, perNode).isTrue();
 		for (RedisNode replica : cluster.replicas()) {
-			assertThat(PubSubTestSupport.subscribers(cluster, replica, ON, field)).as("replica %s", replica)
-				.isZero();
+			assertThat(PubSubTestSupport.subscribers(cluster, replica, ON, field)).as("replica %s", replica).isZero();
 		}
 	}
 
@@ -203,8 +217,12 @@ class KeyspaceEventsIntegrationTests {
 			due.put(key, sent + Duration.ofMillis(ttl).toNanos());
 			ownerOf.put(key, owners[SlotHash.slot(key.getBytes(StandardCharsets.UTF_8))]);
 		}
-		boolean allExpired = PubSubTestSupport.await(Duration.ofSeconds(30), () -> PubSubTestSupport
-			.stat(cluster, masters, "expired_keys").values().stream().mapToLong(Long::longValue).sum() >= KEYS);
+		boolean allExpired = PubSubTestSupport.await(Duration.ofSeconds(30),
+				() -> PubSubTestSupport.stat(cluster, masters, "expired_keys")
+					.values()
+					.stream()
+					.mapToLong(Long::longValue)
+					.sum() >= KEYS);
 		PubSubTestSupport.await(Duration.ofSeconds(3), () -> on.count(due.keySet()) >= KEYS);
 		sleep(500);
 		Map<RedisNode, Long> expired = PubSubTestSupport.stat(cluster, masters, "expired_keys");
@@ -232,8 +250,8 @@ class KeyspaceEventsIntegrationTests {
 				name, masters.size(), serverTotal, onTotal, 100.0 * onTotal / Math.max(1, serverTotal),
 				on.duplicates.get(), PubSubTestSupport.percentile(latencies, 0.5) / 1_000_000,
 				PubSubTestSupport.percentile(latencies, 0.99) / 1_000_000, offTotal,
-				100.0 * offTotal / Math.max(1, serverTotal), largestShare, perMaster(masters, expired, receivedOn,
-						receivedOff));
+				100.0 * offTotal / Math.max(1, serverTotal), largestShare,
+				perMaster(masters, expired, receivedOn, receivedOff));
 		assertThat(allExpired).as("every key expired on the masters").isTrue();
 		assertThat(serverTotal).isEqualTo(KEYS);
 		assertThat(onTotal).as("events received with Slotwise").isGreaterThanOrEqualTo((long) Math.ceil(0.99 * KEYS));
@@ -279,7 +297,8 @@ class KeyspaceEventsIntegrationTests {
 		RedisMessageListenerContainer container(RedisConnectionFactory connectionFactory, Recorder recorder) {
 			RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 			container.setConnectionFactory(connectionFactory);
-			// Listeners on the receiving thread; Jedis subscribes blocking, on a thread of its own.
+			// Listeners on the receiving thread; Jedis subscribes blocking, on a thread
+			// of its own.
 			container.setTaskExecutor(new SyncTaskExecutor());
 			container.setSubscriptionExecutor(new SimpleAsyncTaskExecutor("keyspace-subscriber-"));
 			container.addMessageListener(recorder, new PatternTopic("__keyevent@*__:expired"));
@@ -313,8 +332,10 @@ class KeyspaceEventsIntegrationTests {
 		@Bean
 		RedisMessageListenerContainer sessionContainer(RedisConnectionFactory connectionFactory,
 				RedisIndexedSessionRepository repository) {
-			// The repository reads the session from Redis in its listener: never on the receiving thread (over Lettuce,
-			// the event loop), hence the container's own default executor, as Spring Session's configuration keeps it.
+			// The repository reads the session from Redis in its listener: never on the
+			// receiving thread (over Lettuce,
+			// the event loop), hence the container's own default executor, as Spring
+			// Session's configuration keeps it.
 			RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 			container.setConnectionFactory(connectionFactory);
 			container.addMessageListener(repository, List.of(new ChannelTopic(repository.getSessionDeletedChannel()),

@@ -28,8 +28,9 @@ final class PubSubTestSupport {
 	}
 
 	/**
-	 * A context runner with Spring Boot's and Slotwise's auto-configuration against the cluster, whose connections
-	 * carry a client name, so that {@code CLIENT LIST} tells its subscriptions apart.
+	 * A context runner with Spring Boot's and Slotwise's auto-configuration against the
+	 * cluster, whose connections carry a client name, so that {@code CLIENT LIST} tells
+	 * its subscriptions apart.
 	 */
 	static ApplicationContextRunner runner(String client, RedisTestCluster cluster, String clientName) {
 		return new ApplicationContextRunner()
@@ -64,7 +65,10 @@ final class PubSubTestSupport {
 			List<?> master = (List<?>) range.get(2);
 			String host = new String((byte[]) master.get(0));
 			int port = ((Long) master.get(1)).intValue();
-			RedisNode node = cluster.nodes().stream().filter((n) -> n.port() == port).findFirst()
+			RedisNode node = cluster.nodes()
+				.stream()
+				.filter((n) -> n.port() == port)
+				.findFirst()
 				.orElse(new RedisNode(host, port));
 			Arrays.fill(owners, from, to + 1, node);
 		}
@@ -72,11 +76,12 @@ final class PubSubTestSupport {
 	}
 
 	/**
-	 * Returns how many pub/sub connections of one client name a node holds, from its {@code CLIENT LIST}: those with
-	 * a subscribed pattern, channel or sharded channel.
+	 * Returns how many pub/sub connections of one client name a node holds, from its
+	 * {@code CLIENT LIST}: those with a subscribed pattern, channel or sharded channel.
 	 */
 	static long subscribers(RedisTestCluster cluster, RedisNode node, String clientName, String field) {
-		return cluster.clients(node).stream()
+		return cluster.clients(node)
+			.stream()
 			.filter((client) -> clientName.equals(client.get("name")))
 			.filter((client) -> Long.parseLong(client.getOrDefault(field, "0")) > 0)
 			.count();
@@ -87,15 +92,19 @@ final class PubSubTestSupport {
 		Map<RedisNode, Long> values = new HashMap<>();
 		for (RedisNode master : masters) {
 			String info = cluster.withAdmin(master, (jedis) -> jedis.info("stats"));
-			long value = info.lines().filter((line) -> line.startsWith(name + ":"))
-				.mapToLong((line) -> Long.parseLong(line.substring(name.length() + 1).trim())).findFirst().orElse(0);
+			long value = info.lines()
+				.filter((line) -> line.startsWith(name + ":"))
+				.mapToLong((line) -> Long.parseLong(line.substring(name.length() + 1).trim()))
+				.findFirst()
+				.orElse(0);
 			values.put(master, value);
 		}
 		return values;
 	}
 
 	/**
-	 * Moves slots (their keys too) from one master to another, in the order the cluster specification gives.
+	 * Moves slots (their keys too) from one master to another, in the order the cluster
+	 * specification gives.
 	 */
 	static void moveSlots(RedisTestCluster cluster, List<Integer> slots, RedisNode source, RedisNode target) {
 		String sourceId = cluster.withAdmin(source, Jedis::clusterMyId);
@@ -110,8 +119,8 @@ final class PubSubTestSupport {
 				if (keys.isEmpty()) {
 					break;
 				}
-				List<String> args = new ArrayList<>(List.of(target.host(), String.valueOf(target.port()), "", "0",
-						"5000", "KEYS"));
+				List<String> args = new ArrayList<>(
+						List.of(target.host(), String.valueOf(target.port()), "", "0", "5000", "KEYS"));
 				args.addAll(keys);
 				cluster.withAdmin(source,
 						(jedis) -> jedis.sendCommand(Protocol.Command.MIGRATE, args.toArray(new String[0])));
@@ -122,17 +131,23 @@ final class PubSubTestSupport {
 		}
 	}
 
-	/** Makes a replica take over its master gracefully ({@code CLUSTER FAILOVER}) and waits until it is master. */
+	/**
+	 * Makes a replica take over its master gracefully ({@code CLUSTER FAILOVER}) and
+	 * waits until it is master.
+	 */
 	static void failOver(RedisTestCluster cluster, RedisNode master) {
 		RedisNode replica = cluster.replicasOf(master).get(0);
 		cluster.awaitReplicated(master, Duration.ofSeconds(10));
 		cluster.withAdmin(replica, (jedis) -> jedis.sendCommand(Protocol.Command.CLUSTER, "FAILOVER"));
 		await(Duration.ofSeconds(20), () -> cluster.isMaster(replica) && !cluster.isMaster(master));
-		// Every node must see the new roles, or the test (and the client) may read an old view of the owners.
+		// Every node must see the new roles, or the test (and the client) may read an old
+		// view of the owners.
 		await(Duration.ofSeconds(20), () -> cluster.nodes().stream().allMatch((node) -> {
 			try {
-				return cluster.clusterNodes(node).stream().anyMatch((line) -> line.contains(":" + replica.port() + "@")
-						&& line.split(" ")[2].contains("master"));
+				return cluster.clusterNodes(node)
+					.stream()
+					.anyMatch((line) -> line.contains(":" + replica.port() + "@")
+							&& line.split(" ")[2].contains("master"));
 			}
 			catch (RuntimeException ex) {
 				return true;
@@ -141,7 +156,10 @@ final class PubSubTestSupport {
 		cluster.awaitHealthy();
 	}
 
-	/** Kills a master, waits until its replica took over, restarts it and waits until it rejoined as a replica. */
+	/**
+	 * Kills a master, waits until its replica took over, restarts it and waits until it
+	 * rejoined as a replica.
+	 */
 	static void killAndRestart(RedisTestCluster cluster, RedisNode master) {
 		RedisNode replica = cluster.replicasOf(master).get(0);
 		cluster.awaitReplicated(master, Duration.ofSeconds(10));

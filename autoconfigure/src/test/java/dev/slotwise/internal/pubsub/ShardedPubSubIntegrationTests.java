@@ -35,11 +35,12 @@ import org.springframework.data.redis.connection.MessageListener;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Sharded pub/sub on 1,000 channels across all slots: every message published with {@code SPUBLISH} is received,
- * before and after 100 of the channels' slots migrate to another master (the server unsubscribes them there) and after
- * a master fails over. While the failover runs, a publisher keeps publishing: the servers' replies to
- * {@code SPUBLISH} (how many subscribers received each message) count what was lost, and every message a server
- * delivered is received, once.
+ * Sharded pub/sub on 1,000 channels across all slots: every message published with
+ * {@code SPUBLISH} is received, before and after 100 of the channels' slots migrate to
+ * another master (the server unsubscribes them there) and after a master fails over.
+ * While the failover runs, a publisher keeps publishing: the servers' replies to
+ * {@code SPUBLISH} (how many subscribers received each message) count what was lost, and
+ * every message a server delivered is received, once.
  */
 @WithRedisCluster(dedicated = true)
 class ShardedPubSubIntegrationTests {
@@ -68,7 +69,8 @@ class ShardedPubSubIntegrationTests {
 
 			round(client + "/before", pubSub, recorder, channels, true);
 
-			// 100 slots of the channels of one master move to another; the server unsubscribes their channels.
+			// 100 slots of the channels of one master move to another; the server
+			// unsubscribes their channels.
 			RedisNode[] owners = PubSubTestSupport.slotOwners(cluster);
 			RedisNode source = cluster.masters().get(0);
 			RedisNode target = cluster.masters().get(1);
@@ -85,17 +87,32 @@ class ShardedPubSubIntegrationTests {
 			PubSubTestSupport.moveSlots(cluster, List.copyOf(slots), source, target);
 			awaitSubscribed(cluster, channels);
 			round(client + "/after-migration", pubSub, recorder, channels, true);
-			// What the meters and the health details say, against what the servers showed.
-			double resubscribed = registry.get(PubSubMeters.RESUBSCRIPTIONS).tag("client", client)
-				.tag("kind", "sharded").functionCounter().count();
-			double subscribed = registry.find(PubSubMeters.SUBSCRIPTIONS).tag("client", client)
-				.tag("kind", "sharded").gauges().stream().mapToDouble(Gauge::value).sum();
-			double receivedCount = registry.find(PubSubMeters.RECEIVED).tag("client", client)
-				.tag("kind", "sharded").functionCounters().stream().mapToDouble(FunctionCounter::count).sum();
+			// What the meters and the health details say, against what the servers
+			// showed.
+			double resubscribed = registry.get(PubSubMeters.RESUBSCRIPTIONS)
+				.tag("client", client)
+				.tag("kind", "sharded")
+				.functionCounter()
+				.count();
+			double subscribed = registry.find(PubSubMeters.SUBSCRIPTIONS)
+				.tag("client", client)
+				.tag("kind", "sharded")
+				.gauges()
+				.stream()
+				.mapToDouble(Gauge::value)
+				.sum();
+			double receivedCount = registry.find(PubSubMeters.RECEIVED)
+				.tag("client", client)
+				.tag("kind", "sharded")
+				.functionCounters()
+				.stream()
+				.mapToDouble(FunctionCounter::count)
+				.sum();
 			Map<String, Object> details = context.getBean(PubSubHealthIndicator.class).health(true).getDetails();
-			System.out.printf("[sharded] %s/meters: moved channels=%d, resubscriptions=%.0f, subscriptions=%.0f, "
-					+ "received=%.0f; health=%s%n", client, moved, resubscribed, subscribed, receivedCount,
-					details.get("subscriptions"));
+			System.out.printf(
+					"[sharded] %s/meters: moved channels=%d, resubscriptions=%.0f, subscriptions=%.0f, "
+							+ "received=%.0f; health=%s%n",
+					client, moved, resubscribed, subscribed, receivedCount, details.get("subscriptions"));
 			assertThat(resubscribed).isEqualTo(moved);
 			assertThat(subscribed).isEqualTo(CHANNELS);
 			assertThat(receivedCount).isEqualTo(2 * CHANNELS);
@@ -139,14 +156,18 @@ class ShardedPubSubIntegrationTests {
 					() -> delivered.keySet().stream().allMatch(recorder.received::containsKey));
 			long missing = delivered.keySet().stream().filter((key) -> !recorder.received.containsKey(key)).count();
 			long lost = sentInWindow.stream().filter((key) -> !recorder.received.containsKey(key)).count();
-			System.out.printf("[sharded] %s/failover-window: published=%d, received=%d, lost=%d (%.2f%%); "
-					+ "replies: no subscriber=%d, publish failed=%d, delivered by the server=%d, of which not "
-					+ "received=%d; duplicates=%d%n", client, sentInWindow.size(), sentInWindow.size() - lost, lost,
+			System.out.printf(
+					"[sharded] %s/failover-window: published=%d, received=%d, lost=%d (%.2f%%); "
+							+ "replies: no subscriber=%d, publish failed=%d, delivered by the server=%d, of which not "
+							+ "received=%d; duplicates=%d%n",
+					client, sentInWindow.size(), sentInWindow.size() - lost, lost,
 					100.0 * lost / Math.max(1, sentInWindow.size()), unreceived.get(), failed.get(), delivered.size(),
 					missing, recorder.duplicates.get());
 			assertThat(missing).as("messages the servers delivered but the listener did not get").isZero();
-			// A client whose view still names the demoted master publishes there: a replica serves SPUBLISH itself
-			// and forwards it within its shard, so the message arrives while the reply counts no local subscriber.
+			// A client whose view still names the demoted master publishes there: a
+			// replica serves SPUBLISH itself
+			// and forwards it within its shard, so the message arrives while the reply
+			// counts no local subscriber.
 			round(client + "/after-failover", pubSub, recorder, channels, false);
 			assertThat(recorder.duplicates.get()).as("messages received twice").isZero();
 		});
@@ -154,7 +175,10 @@ class ShardedPubSubIntegrationTests {
 				Duration.ofNanos(System.nanoTime() - started).toMillis());
 	}
 
-	/** Waits until every channel is subscribed once, on the master owning its slot, as the servers count. */
+	/**
+	 * Waits until every channel is subscribed once, on the master owning its slot, as the
+	 * servers count.
+	 */
 	private static void awaitSubscribed(RedisTestCluster cluster, List<String> channels) {
 		boolean subscribed = PubSubTestSupport.await(Duration.ofSeconds(20), () -> {
 			RedisNode[] owners = PubSubTestSupport.slotOwners(cluster);
@@ -169,7 +193,8 @@ class ShardedPubSubIntegrationTests {
 		assertThat(subscribed).as("every channel subscribed on its slot's master").isTrue();
 		long total = 0;
 		for (RedisNode master : cluster.masters()) {
-			total += cluster.clients(master).stream()
+			total += cluster.clients(master)
+				.stream()
 				.filter((c) -> NAME.equals(c.get("name")))
 				.mapToLong((c) -> Long.parseLong(c.getOrDefault("ssub", "0")))
 				.sum();

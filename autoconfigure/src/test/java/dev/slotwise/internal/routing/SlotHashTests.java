@@ -24,8 +24,7 @@ class SlotHashTests {
 
 	@Test
 	void keysWithSameHashTagShareASlot() {
-		assertThat(SlotHash.slot(bytes("{user1000}.following")))
-			.isEqualTo(SlotHash.slot(bytes("{user1000}.followers")))
+		assertThat(SlotHash.slot(bytes("{user1000}.following"))).isEqualTo(SlotHash.slot(bytes("{user1000}.followers")))
 			.isEqualTo(SlotHash.slot(bytes("user1000")));
 	}
 

@@ -42,7 +42,8 @@ class SlotPlanTests {
 
 	@Test
 	void keysOfSlotsThatShareTheLowOrHighBitsStayApart() {
-		// Slots 0, 128 and 16383 share digits of the two counting passes pairwise; each must keep its own group.
+		// Slots 0, 128 and 16383 share digits of the two counting passes pairwise; each
+		// must keep its own group.
 		byte[][] keys = new byte[][] { keyOfSlot(16383), keyOfSlot(128), keyOfSlot(0), keyOfSlot(128), keyOfSlot(0) };
 		SlotPlan plan = SlotPlan.of(keys);
 		assertThat(plan.groups()).extracting(SlotGroup::slot).containsExactly(0, 128, 16383);
@@ -53,7 +54,8 @@ class SlotPlanTests {
 
 	@Test
 	void largeCallsKeepSlotsThatShareADigitApart() {
-		// Above the small-call size the counting passes run: slots 0, 128 and 16383 share one 7-bit digit pairwise.
+		// Above the small-call size the counting passes run: slots 0, 128 and 16383 share
+		// one 7-bit digit pairwise.
 		int[] cycle = { 16383, 128, 0 };
 		byte[][] keys = new byte[60][];
 		for (int i = 0; i < keys.length; i++) {
@@ -74,7 +76,8 @@ class SlotPlanTests {
 		for (int size : new int[] { 1, 2, 7, 40, 41, 100, 1000, 20_000 }) {
 			byte[][] keys = new byte[size][];
 			for (int i = 0; i < size; i++) {
-				// A small keyspace makes duplicates and shared slots; some keys carry a hash tag.
+				// A small keyspace makes duplicates and shared slots; some keys carry a
+				// hash tag.
 				int id = random.nextInt(Math.max(1, size / 2));
 				keys[i] = key((random.nextInt(4) == 0) ? "{tag" + (id % 7) + "}" + id : "key:" + id);
 			}
@@ -114,7 +117,10 @@ class SlotPlanTests {
 		assertThat(table.owner(0)).isEqualTo(node);
 	}
 
-	/** The planner before issue 19: sort (slot, position) pairs, then cut runs of one slot. */
+	/**
+	 * The planner before issue 19: sort (slot, position) pairs, then cut runs of one
+	 * slot.
+	 */
 	private static List<SlotGroup> sortedPlan(byte[][] keys) {
 		long[] packed = new long[keys.length];
 		for (int i = 0; i < keys.length; i++) {

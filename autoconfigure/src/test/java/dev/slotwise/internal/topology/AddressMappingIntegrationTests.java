@@ -38,12 +38,15 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Nodes that announce an address a client cannot reach, as behind a NAT or a container's port publishing: every node
- * announces its port + {@value #OFFSET}, where nothing listens, and the application maps announced addresses to the
- * real ones with the client's own mapper (Jedis's {@code HostAndPortMapper} through a
- * {@link JedisClientConfigurationBuilderCustomizer}, Lettuce's {@link MappingSocketAddressResolver} through a
- * {@link ClientResourcesBuilderCustomizer}). Pre-warm, cross-slot reads and writes through the engine, commands sent
- * to every master and topology refreshes all go through the mapper, on both clients, as the servers report.
+ * Nodes that announce an address a client cannot reach, as behind a NAT or a container's
+ * port publishing: every node announces its port + {@value #OFFSET}, where nothing
+ * listens, and the application maps announced addresses to the real ones with the
+ * client's own mapper (Jedis's {@code HostAndPortMapper} through a
+ * {@link JedisClientConfigurationBuilderCustomizer}, Lettuce's
+ * {@link MappingSocketAddressResolver} through a
+ * {@link ClientResourcesBuilderCustomizer}). Pre-warm, cross-slot reads and writes
+ * through the engine, commands sent to every master and topology refreshes all go through
+ * the mapper, on both clients, as the servers report.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class AddressMappingIntegrationTests {
@@ -56,7 +59,8 @@ class AddressMappingIntegrationTests {
 
 	@BeforeAll
 	static void startCluster() {
-		// No replicas: a replica reaches its master at the announced address, which only clients can map.
+		// No replicas: a replica reaches its master at the announced address, which only
+		// clients can map.
 		cluster = RedisTestCluster.startBehindPortMapping(new ClusterShape(3, 0), OFFSET);
 	}
 
@@ -100,16 +104,19 @@ class AddressMappingIntegrationTests {
 				template.opsForValue().multiSet(values);
 				assertThat(template.opsForValue().multiGet(keys)).containsExactlyElementsOf(values.values());
 				assertThat(template.countExistingKeys(keys)).isEqualTo(keys.size());
-				// The engine served them on every master: per-slot MGET, never one GET per key.
+				// The engine served them on every master: per-slot MGET, never one GET
+				// per key.
 				assertThat(cluster.totalCommandCalls("get")).isZero();
 				for (RedisNode master : masters) {
 					assertThat(cluster.commandCalls(master, "mget")).as("MGET on %s", master).isPositive();
 				}
-				// A command Spring Data Redis sends to every master through the factory's node connections.
+				// A command Spring Data Redis sends to every master through the factory's
+				// node connections.
 				template.opsForValue().set("map:" + client + ":one", "1");
 				assertThat(template.keys("map:" + client + ":one")).containsExactly("map:" + client + ":one");
 
-				// Refreshes (cache-ttl 500 ms, periodic 1 s) reach the servers through the mapper, and calls stay right.
+				// Refreshes (cache-ttl 500 ms, periodic 1 s) reach the servers through
+				// the mapper, and calls stay right.
 				cluster.resetStats();
 				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
 				while (System.nanoTime() < deadline) {

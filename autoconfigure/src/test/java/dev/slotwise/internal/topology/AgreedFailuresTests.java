@@ -11,8 +11,9 @@ import org.springframework.data.redis.connection.convert.Converters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One node's suspicions ({@code fail?}, a disconnected link) do not take a master's slots away; the cluster's
- * agreed {@code fail} does. No Redis is contacted: the input is {@code CLUSTER NODES} text as a replica reports it.
+ * One node's suspicions ({@code fail?}, a disconnected link) do not take a master's slots
+ * away; the cluster's agreed {@code fail} does. No Redis is contacted: the input is
+ * {@code CLUSTER NODES} text as a replica reports it.
  */
 class AgreedFailuresTests {
 
@@ -57,7 +58,8 @@ class AgreedFailuresTests {
 
 	@Test
 	void replicasKeepTheirMaster() {
-		ClusterTopology topology = new ClusterTopology(AgreedFailures.apply(Converters.toSetOfRedisClusterNodes(NODES)));
+		ClusterTopology topology = new ClusterTopology(
+				AgreedFailures.apply(Converters.toSetOfRedisClusterNodes(NODES)));
 		assertThat(topology.getNodes()).filteredOn(RedisClusterNode::isReplica)
 			.singleElement()
 			.satisfies((node) -> assertThat(node.getMasterId()).isEqualTo("a1"));

@@ -1,12 +1,14 @@
 package dev.slotwise.internal.topology;
 
 /**
- * Acceptance bounds for how many of {@code n} uniform random choices among {@code k} nodes land on one node.
+ * Acceptance bounds for how many of {@code n} uniform random choices among {@code k}
+ * nodes land on one node.
  * <p>
- * Each node's count is Binomial(n, 1/k). The bounds are the widest range outside which the probability mass, on
- * both tails together and summed over all k nodes (union bound), stays below {@code failureProbability}. So a
- * correct uniform choice fails the test with probability below {@code failureProbability}, while a client that
- * always asks the same node (or any node far more often than 1/k) fails it for sure.
+ * Each node's count is Binomial(n, 1/k). The bounds are the widest range outside which
+ * the probability mass, on both tails together and summed over all k nodes (union bound),
+ * stays below {@code failureProbability}. So a correct uniform choice fails the test with
+ * probability below {@code failureProbability}, while a client that always asks the same
+ * node (or any node far more often than 1/k) fails it for sure.
  */
 record BinomialBounds(int lower, int upper) {
 

@@ -26,9 +26,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A cluster whose nodes announce the hostname {@code localhost} and prefer it as their endpoint
- * ({@code cluster-preferred-endpoint-type hostname}), reached through {@code localhost:port} seeds: pre-warm reaches
- * every master, the topology knows every master, and every multi-key path returns the right values, on both clients.
+ * A cluster whose nodes announce the hostname {@code localhost} and prefer it as their
+ * endpoint ({@code cluster-preferred-endpoint-type hostname}), reached through
+ * {@code localhost:port} seeds: pre-warm reaches every master, the topology knows every
+ * master, and every multi-key path returns the right values, on both clients.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class HostnameEndpointsIntegrationTests {
@@ -53,7 +54,8 @@ class HostnameEndpointsIntegrationTests {
 	@ValueSource(strings = { "jedis", "lettuce" })
 	void everySlotwisePathWorksWithHostnameEndpoints(String client, CapturedOutput output) {
 		assertThat(cluster.nodesProperty()).startsWith("localhost:");
-		assertThat(cluster.clusterNodes(cluster.nodes().get(0))).allSatisfy((line) -> assertThat(line).contains(",localhost"));
+		assertThat(cluster.clusterNodes(cluster.nodes().get(0)))
+			.allSatisfy((line) -> assertThat(line).contains(",localhost"));
 		List<RedisNode> masters = cluster.masters();
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class))
@@ -62,7 +64,8 @@ class HostnameEndpointsIntegrationTests {
 					"spring.data.redis.client-name=" + CLIENT_NAME, "spring.data.redis.timeout=2s")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				// Pre-warm: connections to every master before the first call, and no warning.
+				// Pre-warm: connections to every master before the first call, and no
+				// warning.
 				assertThat(output.getAll()).doesNotContain("Could not pre-warm");
 				for (RedisNode master : masters) {
 					assertThat(cluster.countClients(master, CLIENT_NAME)).as("connections on %s", master).isPositive();
@@ -76,12 +79,14 @@ class HostnameEndpointsIntegrationTests {
 				assertThat(template.countExistingKeys(keys)).isEqualTo(keys.size());
 				assertThat(template.delete(keys)).isEqualTo(keys.size());
 				assertThat(template.opsForValue().multiGet(keys)).containsOnlyNulls();
-				// The engine served them: cross-slot MGET per slot, never one GET per key.
+				// The engine served them: cross-slot MGET per slot, never one GET per
+				// key.
 				assertThat(cluster.totalCommandCalls("get")).isZero();
 				assertThat(context.getBean(RedisConnectionFactory.class).getClusterConnection().clusterGetNodes())
 					.filteredOn((node) -> node.isMaster())
 					.hasSize(masters.size());
-				// A command Spring Data Redis sends to every master through the factory's node connections.
+				// A command Spring Data Redis sends to every master through the factory's
+				// node connections.
 				template.opsForValue().set("host:" + client + ":one", "1");
 				assertThat(template.keys("host:" + client + ":*")).containsExactly("host:" + client + ":one");
 			});

@@ -19,9 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Slotwise's Jedis topology provider returns Spring Data Redis's own topology type,
- * {@code JedisClusterConnection.JedisClusterTopology}, as Spring Data's provider does: what Spring Data Redis's
- * {@code JedisClusterConnectionTests.shouldUseCachedTopology} asserts, done the same way (its field {@code cached}
- * reset by reflection first: the superclass's, which Slotwise's provider leaves unused).
+ * {@code JedisClusterConnection.JedisClusterTopology}, as Spring Data's provider does:
+ * what Spring Data Redis's {@code JedisClusterConnectionTests.shouldUseCachedTopology}
+ * asserts, done the same way (its field {@code cached} reset by reflection first: the
+ * superclass's, which Slotwise's provider leaves unused).
  */
 @WithRedisCluster
 class JedisClusterTopologyTypeIntegrationTests {

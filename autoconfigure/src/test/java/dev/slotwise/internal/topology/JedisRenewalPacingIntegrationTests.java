@@ -17,11 +17,13 @@ import redis.clients.jedis.providers.ClusterConnectionProvider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Jedis's slot cache renewals after connection failures ({@link ClusterConnectionProvider#renewSlotCache()}, what
- * its cluster executor calls after every second failed attempt of a command) start at most once per quarter of the
- * minimum refresh interval once {@link JedisTopology#paceRenewals} gave the builder its provider, counted as the
- * {@code CLUSTER SLOTS} the servers answer; Slotwise's own renewals are not paced. Without the pacing, every call
- * renews (Jedis skips only a renewal that overlaps a running one).
+ * Jedis's slot cache renewals after connection failures
+ * ({@link ClusterConnectionProvider#renewSlotCache()}, what its cluster executor calls
+ * after every second failed attempt of a command) start at most once per quarter of the
+ * minimum refresh interval once {@link JedisTopology#paceRenewals} gave the builder its
+ * provider, counted as the {@code CLUSTER SLOTS} the servers answer; Slotwise's own
+ * renewals are not paced. Without the pacing, every call renews (Jedis skips only a
+ * renewal that overlaps a running one).
  */
 @WithRedisCluster
 class JedisRenewalPacingIntegrationTests {
@@ -51,7 +53,8 @@ class JedisRenewalPacingIntegrationTests {
 				.isPositive()
 				.isLessThanOrEqualTo(elapsedMillis / quarter + 1);
 
-			// Slotwise's topology provider paces its own renewals: each one reaches a server.
+			// Slotwise's topology provider paces its own renewals: each one reaches a
+			// server.
 			cluster.resetStats();
 			for (int i = 0; i < 3; i++) {
 				assertThat(JedisInternals.renewSlotCache(client)).isTrue();

@@ -16,8 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Tests for {@link JedisRetryBudget}: the timeout becomes Jedis's total retry duration, unless the application's
- * customizer, running between {@code apply} and {@code finish}, set Jedis's retry settings itself.
+ * Tests for {@link JedisRetryBudget}: the timeout becomes Jedis's total retry duration,
+ * unless the application's customizer, running between {@code apply} and {@code finish},
+ * set Jedis's retry settings itself.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class JedisRetryBudgetTests {
@@ -59,7 +60,8 @@ class JedisRetryBudgetTests {
 		this.budget.apply(builder);
 		builder.maxAttempts(9);
 		this.budget.finish(builder);
-		// null: Jedis derives the duration from the socket timeout and the application's attempts when it builds.
+		// null: Jedis derives the duration from the socket timeout and the application's
+		// attempts when it builds.
 		assertThat(JedisInternals.retrySettings(builder)).isEqualTo(new RetrySettings(9, null));
 		assertThat(output).containsOnlyOnce("(maxAttempts 9, maxTotalRetriesDuration Jedis's default");
 	}

@@ -19,10 +19,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A topology lookup after the Jedis cluster client closed (a call in flight while the application context closes,
- * its topology stale) fails naming the closed client, instead of renewing Jedis's slot cache from the seed nodes:
- * that renewal re-creates every node's pool on the closed client, which nothing closes any more and whose evictor
- * keeps {@code min-idle} connections open on every node, replicas included, and lets the call succeed after close.
+ * A topology lookup after the Jedis cluster client closed (a call in flight while the
+ * application context closes, its topology stale) fails naming the closed client, instead
+ * of renewing Jedis's slot cache from the seed nodes: that renewal re-creates every
+ * node's pool on the closed client, which nothing closes any more and whose evictor keeps
+ * {@code min-idle} connections open on every node, replicas included, and lets the call
+ * succeed after close.
  */
 @WithRedisCluster
 class JedisTopologyClosedClientIntegrationTests {
@@ -44,12 +46,12 @@ class JedisTopologyClosedClientIntegrationTests {
 			.clientConfig(DefaultJedisClientConfig.builder().clientName(CLIENT_NAME).build())
 			.build();
 		try {
-			RandomizedJedisTopologyProvider provider = new RandomizedJedisTopologyProvider(client,
-					new TopologySettings(Duration.ofSeconds(60), Duration.ZERO, true, Duration.ofSeconds(2),
-							TopologyObserver.NONE));
+			RandomizedJedisTopologyProvider provider = new RandomizedJedisTopologyProvider(client, new TopologySettings(
+					Duration.ofSeconds(60), Duration.ZERO, true, Duration.ofSeconds(2), TopologyObserver.NONE));
 			assertThat(provider.getTopology().getActiveMasterNodes()).hasSize(cluster.masters().size());
 			client.close();
-			assertThat(eventually(() -> connections(cluster) == 0)).as("connections of the closed client gone").isTrue();
+			assertThat(eventually(() -> connections(cluster) == 0)).as("connections of the closed client gone")
+				.isTrue();
 			provider.invalidate();
 			assertThat(provider.getTopology()).as("the last topology, kept when a refresh fails").isNotNull();
 			assertThat(client.getClusterNodes()).as("pools re-created on the closed client").isEmpty();
@@ -72,9 +74,8 @@ class JedisTopologyClosedClientIntegrationTests {
 			.clientConfig(DefaultJedisClientConfig.builder().clientName(CLIENT_NAME).build())
 			.build();
 		try {
-			RandomizedJedisTopologyProvider provider = new RandomizedJedisTopologyProvider(client,
-					new TopologySettings(Duration.ofSeconds(60), Duration.ZERO, true, Duration.ofSeconds(2),
-							TopologyObserver.NONE));
+			RandomizedJedisTopologyProvider provider = new RandomizedJedisTopologyProvider(client, new TopologySettings(
+					Duration.ofSeconds(60), Duration.ZERO, true, Duration.ofSeconds(2), TopologyObserver.NONE));
 			client.close();
 			assertThatExceptionOfType(ClusterStateFailureException.class).isThrownBy(provider::getTopology)
 				.withMessageContaining("closed");

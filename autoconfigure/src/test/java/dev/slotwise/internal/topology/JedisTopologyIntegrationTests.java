@@ -21,7 +21,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Slotwise's Jedis topology provider against a real cluster, counted by the servers ({@code INFO commandstats}).
+ * Slotwise's Jedis topology provider against a real cluster, counted by the servers
+ * ({@code INFO commandstats}).
  */
 @WithRedisCluster
 class JedisTopologyIntegrationTests {
@@ -35,7 +36,8 @@ class JedisTopologyIntegrationTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(SlotwiseAutoConfiguration.class, DataRedisAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.client-type=jedis", "slotwise.pool.prewarm=false",
-				// These tests count refreshes forced by invalidate(); pacing is tested in RefreshPacingIntegrationTests.
+				// These tests count refreshes forced by invalidate(); pacing is tested in
+				// RefreshPacingIntegrationTests.
 				"slotwise.topology.min-refresh-interval=0");
 
 	@Test
@@ -57,7 +59,8 @@ class JedisTopologyIntegrationTests {
 
 	@Test
 	void lookupsFromManyThreadsAcrossOneTtlExpirySendExactlyOneMore(RedisTestCluster cluster) {
-		// TTL 2 s, load for 3 s from the first refresh: exactly one expiry (at 2 s) falls inside, the next (4 s) not.
+		// TTL 2 s, load for 3 s from the first refresh: exactly one expiry (at 2 s) falls
+		// inside, the next (4 s) not.
 		withProvider(cluster, (provider) -> {
 			cluster.resetStats();
 			provider.invalidate();
@@ -78,8 +81,8 @@ class JedisTopologyIntegrationTests {
 			refresh(provider, refreshes);
 			Map<RedisNode, Long> calls = cluster.commandCallsPerNode(CLUSTER_NODES);
 			assertThat(calls).hasSize(cluster.nodes().size());
-			assertThat(calls.values()).allSatisfy((count) -> assertThat(count).isBetween((long) bounds.lower(),
-					(long) bounds.upper()));
+			assertThat(calls.values())
+				.allSatisfy((count) -> assertThat(count).isBetween((long) bounds.lower(), (long) bounds.upper()));
 			assertThat(calls.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(refreshes);
 		}, "slotwise.topology.prefer-replicas=false");
 	}
@@ -87,7 +90,8 @@ class JedisTopologyIntegrationTests {
 	@Test
 	void refreshesStayOnReplicasWhenPreferredAndSpreadUniformlyOverThem(RedisTestCluster cluster) {
 		int refreshes = 600;
-		// Roles first: the test cluster finds them with CLUSTER NODES, which must not pollute the counts.
+		// Roles first: the test cluster finds them with CLUSTER NODES, which must not
+		// pollute the counts.
 		List<RedisNode> masters = cluster.masters();
 		List<RedisNode> replicas = cluster.replicas();
 		BinomialBounds bounds = BinomialBounds.of(refreshes, replicas.size(), 1e-6);
@@ -129,12 +133,14 @@ class JedisTopologyIntegrationTests {
 			String... properties) {
 		this.runner.withPropertyValues("spring.data.redis.cluster.nodes=" + cluster.nodesProperty())
 			.withPropertyValues(properties)
-			.run((context) -> test.accept((RefreshableTopologyProvider) context
-				.getBean(SlotwiseJedisConnectionFactory.class)
-				.getRequiredTopologyProvider()));
+			.run((context) -> test
+				.accept((RefreshableTopologyProvider) context.getBean(SlotwiseJedisConnectionFactory.class)
+					.getRequiredTopologyProvider()));
 	}
 
-	/** Runs lookups on {@value #THREADS} threads released together; returns how many ran. */
+	/**
+	 * Runs lookups on {@value #THREADS} threads released together; returns how many ran.
+	 */
 	static long hammer(RefreshableTopologyProvider provider, int perThread, long deadlineNanos) {
 		CountDownLatch start = new CountDownLatch(1);
 		AtomicLong lookups = new AtomicLong();

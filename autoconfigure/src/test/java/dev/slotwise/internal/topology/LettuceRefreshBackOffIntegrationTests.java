@@ -20,9 +20,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Lettuce refreshes that keep finding the topology unchanged space themselves out (issue 19: in an outage every
- * instance of a fleet asks for a refresh on every failed call), up to the cache time-to-live, counted on the servers;
- * plain Spring Boot beside it sends every refresh it is asked for.
+ * Lettuce refreshes that keep finding the topology unchanged space themselves out (issue
+ * 19: in an outage every instance of a fleet asks for a refresh on every failed call), up
+ * to the cache time-to-live, counted on the servers; plain Spring Boot beside it sends
+ * every refresh it is asked for.
  */
 @WithRedisCluster
 class LettuceRefreshBackOffIntegrationTests {
@@ -39,7 +40,8 @@ class LettuceRefreshBackOffIntegrationTests {
 
 	@Test
 	void refreshesThatFindNothingNewWaitLongerEachTime(RedisTestCluster cluster) {
-		// Paced only, 4 s of requests would start a refresh every 250 ms: 16. Backing off (0.5, 1, 2 s after the
+		// Paced only, 4 s of requests would start a refresh every 250 ms: 16. Backing off
+		// (0.5, 1, 2 s after the
 		// refreshes at 0, 0.5, 1.5 s, then 3.5 s), four.
 		long asked = refreshesUnderLoad(cluster, "slotwise.topology.cache-ttl=60s");
 		assertThat(asked).as("CLUSTER NODES in %s of refresh requests", LOAD).isBetween(2L, 6L);
@@ -47,14 +49,16 @@ class LettuceRefreshBackOffIntegrationTests {
 
 	@Test
 	void theWaitNeverExceedsTheCacheTimeToLive(RedisTestCluster cluster) {
-		// With cache-ttl 1 s the waits are 0.5, 1, 1, 1 s: refreshes at 0, 0.5, 1.5, 2.5, 3.5 s.
+		// With cache-ttl 1 s the waits are 0.5, 1, 1, 1 s: refreshes at 0, 0.5, 1.5, 2.5,
+		// 3.5 s.
 		long asked = refreshesUnderLoad(cluster, "slotwise.topology.cache-ttl=1s");
 		assertThat(asked).as("CLUSTER NODES in %s of refresh requests", LOAD).isBetween(4L, 8L);
 	}
 
 	@Test
 	void plainSpringBootSendsEveryRefreshItIsAskedFor(RedisTestCluster cluster) {
-		// The same requests with slotwise.enabled=false, for a quarter of the time: Lettuce refreshes every time.
+		// The same requests with slotwise.enabled=false, for a quarter of the time:
+		// Lettuce refreshes every time.
 		long asked = refreshesUnderLoad(cluster, "slotwise.enabled=false", LOAD.dividedBy(4));
 		assertThat(asked).as("CLUSTER NODES in %s of refresh requests without Slotwise", LOAD.dividedBy(4))
 			.isGreaterThan(24L);

@@ -20,11 +20,12 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A Lettuce refresh that finds a change after which every slot has a live master (a failover that completed) is
- * followed by the back-off's first quiet step, not by another refresh one minimum interval later (issue 19: in a
- * fleet's outage, the calls routed before the change, the periodic refresh and reconnect attempts to the failed node
- * each asked again within a second or two and found nothing new). Counted on the servers, on a real failover
- * ({@code CLUSTER FAILOVER TAKEOVER}).
+ * A Lettuce refresh that finds a change after which every slot has a live master (a
+ * failover that completed) is followed by the back-off's first quiet step, not by another
+ * refresh one minimum interval later (issue 19: in a fleet's outage, the calls routed
+ * before the change, the periodic refresh and reconnect attempts to the failed node each
+ * asked again within a second or two and found nothing new). Counted on the servers, on a
+ * real failover ({@code CLUSTER FAILOVER TAKEOVER}).
  */
 @WithRedisCluster(dedicated = true)
 class LettuceSettledChangeIntegrationTests {
@@ -49,7 +50,8 @@ class LettuceSettledChangeIntegrationTests {
 			long beforeTheChange = System.nanoTime();
 			cluster.takeOver(replica);
 			cluster.awaitSeenAsMasterByAll(replica);
-			// The pacer's interval since the client's first load has passed: this refresh runs and finds the change.
+			// The pacer's interval since the client's first load has passed: this refresh
+			// runs and finds the change.
 			Thread.sleep(INTERVAL.toMillis() + 100);
 			client.refreshPartitionsAsync().toCompletableFuture().join();
 			long found = System.nanoTime();
@@ -57,7 +59,8 @@ class LettuceSettledChangeIntegrationTests {
 				.isTrue();
 			assertThat(PartitionViews.settled(client.getPartitions())).isTrue();
 			cluster.resetStats();
-			// From just after one interval to 1.6 intervals after the change: the pacer alone lets one refresh start.
+			// From just after one interval to 1.6 intervals after the change: the pacer
+			// alone lets one refresh start.
 			sleepUntil(found + INTERVAL.toNanos() + Duration.ofMillis(50).toNanos());
 			while (System.nanoTime() - (found + INTERVAL.toNanos() * 16 / 10) < 0) {
 				client.refreshPartitionsAsync().toCompletableFuture().join();
@@ -74,16 +77,17 @@ class LettuceSettledChangeIntegrationTests {
 
 	@Test
 	void aFailoverUnderWayIsNotSettled(RedisTestCluster cluster) {
-		// A master flagged fail that still owns its slots: the promotion is still to come, and worth seeing at once.
-		Partitions partitions = ClusterPartitionParser.parse(String.join("\n", List.of(
-					"a 127.0.0.1:7000@17000 master,fail - 0 0 1 connected 0-8191",
-					"b 127.0.0.1:7001@17001 master - 0 0 2 connected 8192-16383",
-					"c 127.0.0.1:7002@17002 slave a 0 0 1 connected")));
+		// A master flagged fail that still owns its slots: the promotion is still to
+		// come, and worth seeing at once.
+		Partitions partitions = ClusterPartitionParser.parse(String.join("\n",
+				List.of("a 127.0.0.1:7000@17000 master,fail - 0 0 1 connected 0-8191",
+						"b 127.0.0.1:7001@17001 master - 0 0 2 connected 8192-16383",
+						"c 127.0.0.1:7002@17002 slave a 0 0 1 connected")));
 		assertThat(PartitionViews.settled(partitions)).isFalse();
-		Partitions promoted = ClusterPartitionParser.parse(String.join("\n", List.of(
-					"a 127.0.0.1:7000@17000 master,fail - 0 0 1 connected",
-					"b 127.0.0.1:7001@17001 master - 0 0 2 connected 8192-16383",
-					"c 127.0.0.1:7002@17002 master - 0 0 3 connected 0-8191")));
+		Partitions promoted = ClusterPartitionParser.parse(String.join("\n",
+				List.of("a 127.0.0.1:7000@17000 master,fail - 0 0 1 connected",
+						"b 127.0.0.1:7001@17001 master - 0 0 2 connected 8192-16383",
+						"c 127.0.0.1:7002@17002 master - 0 0 3 connected 0-8191")));
 		assertThat(PartitionViews.settled(promoted)).isTrue();
 	}
 

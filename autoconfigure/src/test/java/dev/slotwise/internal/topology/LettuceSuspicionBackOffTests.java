@@ -9,9 +9,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * While an asked node suspects a master that serves slots, a refresh that found nothing new keeps the back-off at its
- * first step instead of doubling it (issue 19: a fleet's recovery went from 6 s to 10.7 s when the refresh that saw
- * only the suspicion doubled the wait before the promotion).
+ * While an asked node suspects a master that serves slots, a refresh that found nothing
+ * new keeps the back-off at its first step instead of doubling it (issue 19: a fleet's
+ * recovery went from 6 s to 10.7 s when the refresh that saw only the suspicion doubled
+ * the wait before the promotion).
  */
 class LettuceSuspicionBackOffTests {
 
@@ -42,7 +43,8 @@ class LettuceSuspicionBackOffTests {
 
 	@Test
 	void aFailureTheKeptViewAlreadyShowsIsNoSuspicion() {
-		// A master with no replica stays failed: the wait must be free to grow for as long as it is down.
+		// A master with no replica stays failed: the wait must be free to grow for as
+		// long as it is down.
 		Partitions failed = parse("a 127.0.0.1:7000@17000 master,fail - 0 0 1 connected 0-8191",
 				"b 127.0.0.1:7001@17001 master - 0 0 2 connected 8192-16383");
 		assertThat(PartitionViews.suspects(failed, failed)).isFalse();

@@ -30,8 +30,9 @@ import org.springframework.data.redis.connection.RedisClusterConnection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Slotwise's Lettuce topology against a real cluster: what one refresh costs each node, counted by the servers
- * ({@code INFO commandstats}, {@code total_connections_received}), and the cached converted topology.
+ * Slotwise's Lettuce topology against a real cluster: what one refresh costs each node,
+ * counted by the servers ({@code INFO commandstats}, {@code total_connections_received}),
+ * and the cached converted topology.
  */
 @WithRedisCluster
 class LettuceTopologyIntegrationTests {
@@ -103,7 +104,8 @@ class LettuceTopologyIntegrationTests {
 	@Test
 	void refreshFallsBackToTheSeedNodesWhenNoKnownNodeAnswers(RedisTestCluster cluster) {
 		withClient(cluster, (client, factory) -> {
-			// Every known node moved away: the partitions name only addresses nothing listens on.
+			// Every known node moved away: the partitions name only addresses nothing
+			// listens on.
 			Partitions moved = new Partitions();
 			for (int i = 0; i < 3; i++) {
 				RedisClusterNode node = new RedisClusterNode();
@@ -137,7 +139,8 @@ class LettuceTopologyIntegrationTests {
 			.withPropertyValues(properties)
 			.run((context) -> {
 				SlotwiseLettuceConnectionFactory factory = context.getBean(SlotwiseLettuceConnectionFactory.class);
-				// Opening a cluster connection loads the first topology, and creates the topology provider.
+				// Opening a cluster connection loads the first topology, and creates the
+				// topology provider.
 				factory.getClusterConnection().close();
 				test.accept((RedisClusterClient) factory.getRequiredNativeClient(), factory);
 			});
@@ -147,11 +150,12 @@ class LettuceTopologyIntegrationTests {
 		Map<RedisNode, Long> connections = new LinkedHashMap<>();
 		for (RedisNode node : cluster.nodes()) {
 			String stats = cluster.withAdmin(node, (jedis) -> jedis.info("stats"));
-			connections.put(node, stats.lines()
-				.filter((line) -> line.startsWith("total_connections_received:"))
-				.map((line) -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim()))
-				.findFirst()
-				.orElseThrow());
+			connections.put(node,
+					stats.lines()
+						.filter((line) -> line.startsWith("total_connections_received:"))
+						.map((line) -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim()))
+						.findFirst()
+						.orElseThrow());
 		}
 		return connections;
 	}

@@ -63,15 +63,18 @@ class LettuceTopologyTests {
 	@Test
 	void samplingClientRejectsZeroRefreshSources() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> LettuceTopology.samplingClient(null, List.of(), 0,
-					new TopologySettings(Duration.ofSeconds(5), Duration.ofSeconds(1), true, Duration.ofSeconds(1), TopologyObserver.NONE)))
+			.isThrownBy(
+					() -> LettuceTopology.samplingClient(null, List.of(), 0,
+							new TopologySettings(Duration.ofSeconds(5), Duration.ofSeconds(1), true,
+									Duration.ofSeconds(1), TopologyObserver.NONE)))
 			.withMessageContaining("'refreshSources'");
 	}
 
 	@Test
 	void binomialBoundsForTheUniformityTestAreWideEnoughAndNarrowEnough() {
 		BinomialBounds bounds = BinomialBounds.of(600, 6, 1e-6);
-		// Expected 100 per node; a node always asked (600) or never asked (0) is far outside.
+		// Expected 100 per node; a node always asked (600) or never asked (0) is far
+		// outside.
 		assertThat(bounds.lower()).isBetween(40, 70);
 		assertThat(bounds.upper()).isBetween(130, 160);
 	}

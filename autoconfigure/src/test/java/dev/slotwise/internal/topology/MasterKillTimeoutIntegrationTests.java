@@ -45,23 +45,28 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A master SIGKILLed under load (8 threads of {@code SET}, {@code GET}, cross-slot {@code multiGet} and, where the
- * client supports them on a cluster, pipelines of one key per master and {@code SessionCallback} transactions,
- * {@code MULTI}/{@code SET}/{@code SET}/{@code EXEC} on hash-tagged keys of a slot the killed master owns): every call
- * of every kind, single-key ones included, ends within 1.25 times {@code spring.data.redis.timeout} with Slotwise and
- * fails, if it does, with one of Spring Data Redis's translated types for a node failure; the time from the replica's
- * promotion to the first success on the promoted node's slots is measured. The same scenario runs with
- * {@code slotwise.enabled=false} in the same test, killing the other node of the same slots, as the baseline: its
- * figures are printed, not asserted. Plain Spring Boot measures only what it runs on a cluster: Spring Data Redis
- * refuses transactions on a cluster connection over both clients, and pipelines over Jedis, so its phase runs
- * neither there (pipelines do run over Lettuce).
+ * A master SIGKILLed under load (8 threads of {@code SET}, {@code GET}, cross-slot
+ * {@code multiGet} and, where the client supports them on a cluster, pipelines of one key
+ * per master and {@code SessionCallback} transactions,
+ * {@code MULTI}/{@code SET}/{@code SET}/{@code EXEC} on hash-tagged keys of a slot the
+ * killed master owns): every call of every kind, single-key ones included, ends within
+ * 1.25 times {@code spring.data.redis.timeout} with Slotwise and fails, if it does, with
+ * one of Spring Data Redis's translated types for a node failure; the time from the
+ * replica's promotion to the first success on the promoted node's slots is measured. The
+ * same scenario runs with {@code slotwise.enabled=false} in the same test, killing the
+ * other node of the same slots, as the baseline: its figures are printed, not asserted.
+ * Plain Spring Boot measures only what it runs on a cluster: Spring Data Redis refuses
+ * transactions on a cluster connection over both clients, and pipelines over Jedis, so
+ * its phase runs neither there (pipelines do run over Lettuce).
  * <p>
- * The servers' topology queries ({@code CLUSTER SLOTS}/{@code SHARDS}/{@code NODES} in {@code INFO commandstats} of
- * every node) are counted between the kill and the promotion, the outage, and printed per second for both phases.
+ * The servers' topology queries ({@code CLUSTER SLOTS}/{@code SHARDS}/{@code NODES} in
+ * {@code INFO commandstats} of every node) are counted between the kill and the
+ * promotion, the outage, and printed per second for both phases.
  * <p>
- * Over Jedis the baseline shows the problem this guards against: Jedis's cluster executor retries a command within
- * {@code maxTotalRetriesDuration}, by default the socket timeout times {@code maxAttempts} (5), sleeping between
- * attempts, so a single-key call waits several times the timeout while the master is down.
+ * Over Jedis the baseline shows the problem this guards against: Jedis's cluster executor
+ * retries a command within {@code maxTotalRetriesDuration}, by default the socket timeout
+ * times {@code maxAttempts} (5), sleeping between attempts, so a single-key call waits
+ * several times the timeout while the master is down.
  */
 @WithRedisCluster(dedicated = true)
 class MasterKillTimeoutIntegrationTests {
@@ -73,9 +78,10 @@ class MasterKillTimeoutIntegrationTests {
 	private static final int THREADS = 8;
 
 	/**
-	 * Threads that only read keys of the killed master's slots: with every load thread possibly waiting out a call
-	 * routed to the dead master, they keep a call starting on those slots every ~{@code TIMEOUT / PROBES}, so that
-	 * the first success after the promotion says when the client routed to the new master, give or take that.
+	 * Threads that only read keys of the killed master's slots: with every load thread
+	 * possibly waiting out a call routed to the dead master, they keep a call starting on
+	 * those slots every ~{@code TIMEOUT / PROBES}, so that the first success after the
+	 * promotion says when the client routed to the new master, give or take that.
 	 */
 	private static final int PROBES = 4;
 
@@ -101,15 +107,17 @@ class MasterKillTimeoutIntegrationTests {
 	void everyCallEndsWithinTheTimeoutWhenAMasterDies(String client, RedisTestCluster cluster) {
 		Kill[] on = new Kill[1];
 		Kill[] off = new Kill[1];
-		runner(client, cluster).run((context) -> on[0] = Kill.run(cluster,
-				context.getBean(StringRedisTemplate.class), "kill-on-" + client + ":", true, true));
-		// Plain Boot cannot run a transaction on a cluster, nor pipeline over Jedis: its phase runs neither.
+		runner(client, cluster).run((context) -> on[0] = Kill.run(cluster, context.getBean(StringRedisTemplate.class),
+				"kill-on-" + client + ":", true, true));
+		// Plain Boot cannot run a transaction on a cluster, nor pipeline over Jedis: its
+		// phase runs neither.
 		runner(client, cluster).withPropertyValues("slotwise.enabled=false")
 			.run((context) -> off[0] = Kill.run(cluster, context.getBean(StringRedisTemplate.class),
 					"kill-off-" + client + ":", !client.equals("jedis"), false));
 		on[0].print(client + " with Slotwise");
 		off[0].print(client + " with slotwise.enabled=false");
-		// Plain Boot is the baseline, not asserted to be good: over Jedis its cross-slot multiGet has been seen to
+		// Plain Boot is the baseline, not asserted to be good: over Jedis its cross-slot
+		// multiGet has been seen to
 		// return a short list while a master was down.
 		assertThat(on[0].wrong).as("calls that returned a wrong value or null").isEmpty();
 		assertThat(on[0].failures).as("failures with Slotwise (%s)", on[0].failureTypesPerKind)
@@ -118,16 +126,20 @@ class MasterKillTimeoutIntegrationTests {
 		for (Kill kill : List.of(on[0], off[0])) {
 			assertThat(kill.failed.get()).as("calls failed while the master was down").isPositive();
 		}
-		// Once the replica is promoted, Slotwise routes to it within 1 s: over Lettuce its failover watch asks the
-		// promoted replica itself; plain Boot over Lettuce waits for Lettuce's rate-limited adaptive refresh.
+		// Once the replica is promoted, Slotwise routes to it within 1 s: over Lettuce
+		// its failover watch asks the
+		// promoted replica itself; plain Boot over Lettuce waits for Lettuce's
+		// rate-limited adaptive refresh.
 		assertThat(on[0].recoveredAfterPromotion()).as("first success on the promoted node's slots after the promotion")
 			.isNotNull()
 			.isLessThanOrEqualTo(Duration.ofSeconds(1));
 		assertThat(on[0].longestPerKind.keySet()).as("kinds of call run with Slotwise")
 			.containsExactlyInAnyOrder(KINDS);
 		if (client.equals("jedis")) {
-			// Jedis renews its slot cache (CLUSTER SLOTS) after connection failures at most once per quarter of
-			// slotwise.topology.min-refresh-interval (1 s); a few more renewals are not paced: Slotwise's own when it
+			// Jedis renews its slot cache (CLUSTER SLOTS) after connection failures at
+			// most once per quarter of
+			// slotwise.topology.min-refresh-interval (1 s); a few more renewals are not
+			// paced: Slotwise's own when it
 			// sees the promoted replica, one after a MOVED, Jedis's periodic one.
 			long outageMillis = (on[0].promotedAt - on[0].killedAt) / 1_000_000;
 			assertThat(on[0].outageQueriesPerCommand.get("cluster|slots"))
@@ -143,13 +155,15 @@ class MasterKillTimeoutIntegrationTests {
 
 	/**
 	 * Tells whether a failure is what Spring Data Redis translates a node failure to, as
-	 * {@code ExceptionParityIntegrationTests} expects it: a refused or broken connection (or another resource
-	 * failure), a read that timed out, a system exception; over Jedis also the API-usage type Spring Data Redis
-	 * translates Jedis's own failures to (a command out of attempts, told from a refusal by its Jedis root cause) and
-	 * Slotwise's for an error reply such as {@code CLUSTERDOWN} ({@link MultiKeyFailure}). A Lettuce pipeline is
-	 * Spring Data Redis's own ({@code LettuceConnection.closePipeline()}), which reports any failure as a
-	 * {@link RedisPipelineException}, plain Spring Boot alike; a Jedis pipeline is Slotwise's, whose failures are
-	 * checked as any other call's.
+	 * {@code ExceptionParityIntegrationTests} expects it: a refused or broken connection
+	 * (or another resource failure), a read that timed out, a system exception; over
+	 * Jedis also the API-usage type Spring Data Redis translates Jedis's own failures to
+	 * (a command out of attempts, told from a refusal by its Jedis root cause) and
+	 * Slotwise's for an error reply such as {@code CLUSTERDOWN}
+	 * ({@link MultiKeyFailure}). A Lettuce pipeline is Spring Data Redis's own
+	 * ({@code LettuceConnection.closePipeline()}), which reports any failure as a
+	 * {@link RedisPipelineException}, plain Spring Boot alike; a Jedis pipeline is
+	 * Slotwise's, whose failures are checked as any other call's.
 	 */
 	private static boolean translatedNodeFailure(String client, Throwable failure) {
 		if (failure instanceof RedisPipelineException) {
@@ -168,7 +182,10 @@ class MasterKillTimeoutIntegrationTests {
 	 */
 	static final class Kill {
 
-		/** Longest call per kind (set, get, multiGet, pipeline, transaction), in nanoseconds. */
+		/**
+		 * Longest call per kind (set, get, multiGet, pipeline, transaction), in
+		 * nanoseconds.
+		 */
 		final Map<String, AtomicLong> longestPerKind = new ConcurrentHashMap<>();
 
 		/** Exception types per kind of call. */
@@ -177,7 +194,10 @@ class MasterKillTimeoutIntegrationTests {
 		/** Longest failed call per kind, in nanoseconds. */
 		final Map<String, AtomicLong> longestFailedPerKind = new ConcurrentHashMap<>();
 
-		/** End times (nanoTime) of successful calls that touched the victim's slots, after the kill. */
+		/**
+		 * End times (nanoTime) of successful calls that touched the victim's slots, after
+		 * the kill.
+		 */
 		final ConcurrentLinkedQueue<Long> victimSuccesses = new ConcurrentLinkedQueue<>();
 
 		final ConcurrentLinkedQueue<String> wrong = new ConcurrentLinkedQueue<>();
@@ -197,7 +217,9 @@ class MasterKillTimeoutIntegrationTests {
 
 		private final AtomicBoolean killed = new AtomicBoolean();
 
-		/** Set once the load threads are warm: calls that start before are not recorded. */
+		/**
+		 * Set once the load threads are warm: calls that start before are not recorded.
+		 */
 		private final AtomicBoolean measuring = new AtomicBoolean();
 
 		long killedAt;
@@ -212,7 +234,9 @@ class MasterKillTimeoutIntegrationTests {
 
 		Duration window = Duration.ZERO;
 
-		/** Topology queries the live nodes answered between the kill and the promotion. */
+		/**
+		 * Topology queries the live nodes answered between the kill and the promotion.
+		 */
 		long outageQueries;
 
 		/** The same per command. */
@@ -232,10 +256,10 @@ class MasterKillTimeoutIntegrationTests {
 			Set<String> victimKeys = keys.stream()
 				.filter((key) -> cluster.masterServing(key).equals(victim))
 				.collect(Collectors.toSet());
-			// A pipeline takes one key of each master; a transaction two keys of the first key's slot (the victim's).
-			kill.keysPerMaster = List.copyOf(keys.stream()
-				.collect(Collectors.groupingBy(cluster::masterServing, Collectors.toList()))
-				.values());
+			// A pipeline takes one key of each master; a transaction two keys of the
+			// first key's slot (the victim's).
+			kill.keysPerMaster = List.copyOf(
+					keys.stream().collect(Collectors.groupingBy(cluster::masterServing, Collectors.toList())).values());
 			kill.transactionKeys = List.of("{" + keys.get(0) + "}:tx:a", "{" + keys.get(0) + "}:tx:b");
 			List<String> kinds = new ArrayList<>(List.of("set", "get", "multiGet"));
 			if (pipelines) {
@@ -246,16 +270,20 @@ class MasterKillTimeoutIntegrationTests {
 			}
 			template.opsForValue().multiSet(keys.stream().collect(Collectors.toMap((k) -> k, (k) -> "v:" + k)));
 			cluster.awaitReplicated(victim, Duration.ofSeconds(10));
-			// From here on the test sends no topology query of its own: the servers count only the client's.
+			// From here on the test sends no topology query of its own: the servers count
+			// only the client's.
 			cluster.resetStats();
 			long windowStart = System.nanoTime();
 			AtomicBoolean stop = new AtomicBoolean();
 			ExecutorService threads = Executors.newFixedThreadPool(THREADS + PROBES);
 			List<String> probed = List.copyOf(victimKeys);
 			try {
-				// Each load thread first runs every kind once, unmeasured: the first call of a kind in a fresh JVM
-				// (class loading, new connections) has been seen to take over a second on a busy machine, before
-				// any node failed. The calls measured start once all threads are warm, a second before the kill.
+				// Each load thread first runs every kind once, unmeasured: the first call
+				// of a kind in a fresh JVM
+				// (class loading, new connections) has been seen to take over a second on
+				// a busy machine, before
+				// any node failed. The calls measured start once all threads are warm, a
+				// second before the kill.
 				CountDownLatch warm = new CountDownLatch(THREADS);
 				for (int t = 0; t < THREADS; t++) {
 					threads.execute(() -> {
@@ -309,7 +337,8 @@ class MasterKillTimeoutIntegrationTests {
 				kill.outageQueriesPerCommand = TOPOLOGY_COMMANDS.stream()
 					.collect(Collectors.toMap((command) -> command,
 							(command) -> atPromotion.get(command) - atKill.get(command)));
-				// Long enough for calls in their retries to end, and for a late instance to recover.
+				// Long enough for calls in their retries to end, and for a late instance
+				// to recover.
 				long end = kill.promotedAt + TimeUnit.SECONDS.toNanos(4);
 				while (System.nanoTime() < end) {
 					Thread.sleep(20);
@@ -321,9 +350,8 @@ class MasterKillTimeoutIntegrationTests {
 				kill.topologyQueries = victimQueries
 						+ alive.stream().mapToLong((node) -> topologyQueries(cluster, node)).sum();
 				kill.topologyQueriesByCommand = TOPOLOGY_COMMANDS.stream()
-					.map((command) -> command + "=" + alive.stream()
-						.mapToLong((node) -> cluster.commandCalls(node, command))
-						.sum())
+					.map((command) -> command + "="
+							+ alive.stream().mapToLong((node) -> cluster.commandCalls(node, command)).sum())
 					.collect(Collectors.joining(" ", "(live nodes: ", ")"));
 				return kill;
 			}
@@ -408,8 +436,9 @@ class MasterKillTimeoutIntegrationTests {
 				this.failures.add(ex);
 				this.failureKinds.putIfAbsent(ex.getClass().getSimpleName(), String.valueOf(ex.getMessage()));
 				this.failureTypesPerKind.computeIfAbsent(kind, (k) -> ConcurrentHashMap.newKeySet())
-					.add(ex.getClass().getSimpleName() + ((ex instanceof RedisPipelineException && ex.getCause() != null)
-							? "(" + ex.getCause().getClass().getSimpleName() + ")" : ""));
+					.add(ex.getClass().getSimpleName()
+							+ ((ex instanceof RedisPipelineException && ex.getCause() != null)
+									? "(" + ex.getCause().getClass().getSimpleName() + ")" : ""));
 				outcome = ex.getClass().getSimpleName() + ": " + ex.getMessage() + " (root: "
 						+ NestedExceptionUtils.getMostSpecificCause(ex) + ")";
 			}
@@ -449,8 +478,8 @@ class MasterKillTimeoutIntegrationTests {
 		}
 
 		/**
-		 * The time from the promotion to the end of the first call that succeeded on the promoted node's slots, or
-		 * {@code null} when none did.
+		 * The time from the promotion to the end of the first call that succeeded on the
+		 * promoted node's slots, or {@code null} when none did.
 		 */
 		Duration recoveredAfterPromotion() {
 			return this.victimSuccesses.stream()
@@ -462,9 +491,9 @@ class MasterKillTimeoutIntegrationTests {
 
 		void print(String what) {
 			List<String> longest = new ArrayList<>();
-			this.longestPerKind.forEach((kind, nanos) -> longest.add(kind + " " + nanos.get() / 1_000_000 + " ms"
-					+ ((this.longestFailedPerKind.get(kind) != null)
-							? " (failed " + this.longestFailedPerKind.get(kind).get() / 1_000_000 + " ms)" : "")));
+			this.longestPerKind.forEach((kind, nanos) -> longest
+				.add(kind + " " + nanos.get() / 1_000_000 + " ms" + ((this.longestFailedPerKind.get(kind) != null)
+						? " (failed " + this.longestFailedPerKind.get(kind).get() / 1_000_000 + " ms)" : "")));
 			Duration recovered = recoveredAfterPromotion();
 			Duration outage = Duration.ofNanos(this.promotedAt - this.killedAt);
 			this.slowCalls.forEach((call) -> System.out.println("[master-kill] " + what + " slow call: " + call));

@@ -21,7 +21,8 @@ import org.springframework.data.redis.connection.RedisNode.NodeType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link NewMasters}: which masters count as new, and when the slot table is renewed first.
+ * Tests for {@link NewMasters}: which masters count as new, and when the slot table is
+ * renewed first.
  */
 class NewMastersTests {
 
@@ -48,7 +49,8 @@ class NewMastersTests {
 		NewMasters newMasters = new NewMasters(() -> pools("10.0.0.1", "10.0.0.2", "10.0.0.3"), () -> {
 		});
 		newMasters.listen(seen::complete);
-		// B's replica (10.0.0.3) took over all of B's slots; B is gone from the serving masters.
+		// B's replica (10.0.0.3) took over all of B's slots; B is gone from the serving
+		// masters.
 		newMasters.compare(topology(A, B), topology(A, master("10.0.0.3", 8192, 16383)));
 		ServingMastersChange change = seen.get(5, TimeUnit.SECONDS);
 		assertThat(change.added()).extracting(RedisClusterNode::asString).containsExactly("10.0.0.3:6379");
@@ -61,8 +63,12 @@ class NewMastersTests {
 		NewMasters newMasters = new NewMasters(() -> pools("10.0.0.1", "10.0.0.2"), () -> {
 		});
 		newMasters.listen(seen::complete);
-		RedisClusterNode emptied = RedisClusterNode.newRedisClusterNode().listeningAt("10.0.0.2", 6379)
-			.promotedAs(NodeType.MASTER).withId("10.0.0.2").linkState(LinkState.CONNECTED).build();
+		RedisClusterNode emptied = RedisClusterNode.newRedisClusterNode()
+			.listeningAt("10.0.0.2", 6379)
+			.promotedAs(NodeType.MASTER)
+			.withId("10.0.0.2")
+			.linkState(LinkState.CONNECTED)
+			.build();
 		newMasters.compare(topology(A, B), topology(master("10.0.0.1", 0, 16383), emptied));
 		ServingMastersChange change = seen.get(5, TimeUnit.SECONDS);
 		assertThat(change.added()).isEmpty();
@@ -110,19 +116,29 @@ class NewMastersTests {
 		NewMasters newMasters = new NewMasters(() -> pools("10.0.0.1", "10.0.0.2", "10.0.0.3"), () -> {
 		});
 		newMasters.listen((masters) -> calls.incrementAndGet());
-		RedisClusterNode empty = RedisClusterNode.newRedisClusterNode().listeningAt("10.0.0.3", 6379)
-			.promotedAs(NodeType.MASTER).withId("c").linkState(LinkState.CONNECTED).build();
+		RedisClusterNode empty = RedisClusterNode.newRedisClusterNode()
+			.listeningAt("10.0.0.3", 6379)
+			.promotedAs(NodeType.MASTER)
+			.withId("c")
+			.linkState(LinkState.CONNECTED)
+			.build();
 		newMasters.compare(topology(A, B), topology(A, B, empty));
 		newMasters.compare(null, topology(A, B));
 		newMasters.compare(topology(A, B), topology(A, B));
-		// Anything handed over would run on its own thread; give such a thread time to show up.
+		// Anything handed over would run on its own thread; give such a thread time to
+		// show up.
 		Thread.sleep(200);
 		assertThat(calls).hasValue(0);
 	}
 
 	private static RedisClusterNode master(String host, int first, int last) {
-		return RedisClusterNode.newRedisClusterNode().listeningAt(host, 6379).promotedAs(NodeType.MASTER)
-			.withId(host).linkState(LinkState.CONNECTED).serving(new SlotRange(first, last)).build();
+		return RedisClusterNode.newRedisClusterNode()
+			.listeningAt(host, 6379)
+			.promotedAs(NodeType.MASTER)
+			.withId(host)
+			.linkState(LinkState.CONNECTED)
+			.serving(new SlotRange(first, last))
+			.build();
 	}
 
 	private static ClusterTopology topology(RedisClusterNode... nodes) {

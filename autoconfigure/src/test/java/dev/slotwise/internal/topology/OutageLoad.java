@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Cross-slot {@code multiGet} calls from several threads until stopped, each checked against the values written
- * before: a call either returns every value right or fails. Records when calls fail and succeed, relative to the
- * start, to measure recovery.
+ * Cross-slot {@code multiGet} calls from several threads until stopped, each checked
+ * against the values written before: a call either returns every value right or fails.
+ * Records when calls fail and succeed, relative to the start, to measure recovery.
  */
 final class OutageLoad implements AutoCloseable {
 
@@ -38,16 +38,25 @@ final class OutageLoad implements AutoCloseable {
 
 	final AtomicLong failed = new AtomicLong();
 
-	/** Calls that returned a value other than the one written (a null included): must stay empty. */
+	/**
+	 * Calls that returned a value other than the one written (a null included): must stay
+	 * empty.
+	 */
 	final ConcurrentLinkedQueue<String> wrong = new ConcurrentLinkedQueue<>();
 
 	/** Every failure's type and message, the first of each kind kept. */
 	final Map<String, Throwable> failureKinds = new java.util.concurrent.ConcurrentHashMap<>();
 
-	/** When the last call that failed had started, in nanoseconds since the load started, or -1. */
+	/**
+	 * When the last call that failed had started, in nanoseconds since the load started,
+	 * or -1.
+	 */
 	final AtomicLong lastFailedCallStart = new AtomicLong(-1);
 
-	/** When the last call that returned right values had started, in nanoseconds since the load started, or -1. */
+	/**
+	 * When the last call that returned right values had started, in nanoseconds since the
+	 * load started, or -1.
+	 */
 	final AtomicLong lastCorrectCallStart = new AtomicLong(-1);
 
 	private final boolean mixed;
@@ -58,8 +67,9 @@ final class OutageLoad implements AutoCloseable {
 
 	/**
 	 * Starts the load.
-	 * @param mixed whether each call is, at random, a {@code multiGet} of all keys, a {@code get} or a {@code set}
-	 * of one key (the value written is the one expected), instead of always a {@code multiGet}
+	 * @param mixed whether each call is, at random, a {@code multiGet} of all keys, a
+	 * {@code get} or a {@code set} of one key (the value written is the one expected),
+	 * instead of always a {@code multiGet}
 	 */
 	OutageLoad(StringRedisTemplate template, String prefix, int keyCount, int threadCount, boolean mixed) {
 		this.template = template;

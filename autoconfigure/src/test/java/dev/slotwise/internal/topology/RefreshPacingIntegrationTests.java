@@ -21,8 +21,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * However often the topology is invalidated or a refresh is asked for, a client starts at most one refresh per
- * {@code slotwise.topology.min-refresh-interval}, as {@code INFO commandstats} on the servers counts it.
+ * However often the topology is invalidated or a refresh is asked for, a client starts at
+ * most one refresh per {@code slotwise.topology.min-refresh-interval}, as
+ * {@code INFO commandstats} on the servers counts it.
  */
 @WithRedisCluster
 class RefreshPacingIntegrationTests {
@@ -42,26 +43,29 @@ class RefreshPacingIntegrationTests {
 
 	@Test
 	void jedisInvalidationsFromManyThreadsRefreshAtMostOncePerInterval(RedisTestCluster cluster) {
-		this.runner.withPropertyValues("spring.data.redis.client-type=jedis",
-				"spring.data.redis.cluster.nodes=" + cluster.nodesProperty()).run((context) -> {
-			RefreshableTopologyProvider provider = (RefreshableTopologyProvider) context
-				.getBean(SlotwiseJedisConnectionFactory.class)
-				.getRequiredTopologyProvider();
-			cluster.resetStats();
-			long lookups = hammer(() -> {
-				provider.invalidate();
-				assertThat(provider.getTopology().getNodes()).isNotEmpty();
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=jedis",
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty())
+			.run((context) -> {
+				RefreshableTopologyProvider provider = (RefreshableTopologyProvider) context
+					.getBean(SlotwiseJedisConnectionFactory.class)
+					.getRequiredTopologyProvider();
+				cluster.resetStats();
+				long lookups = hammer(() -> {
+					provider.invalidate();
+					assertThat(provider.getTopology().getNodes()).isNotEmpty();
+				});
+				long refreshes = cluster.totalCommandCalls("cluster|nodes");
+				// At 0 s, 1 s and 2 s at most: three starts fit in 2.5 s, four cannot.
+				assertThat(refreshes).as("CLUSTER NODES for %d invalidated lookups", lookups).isBetween(2L, 3L);
 			});
-			long refreshes = cluster.totalCommandCalls("cluster|nodes");
-			// At 0 s, 1 s and 2 s at most: three starts fit in 2.5 s, four cannot.
-			assertThat(refreshes).as("CLUSTER NODES for %d invalidated lookups", lookups).isBetween(2L, 3L);
-		});
 	}
 
 	@Test
 	void lettuceRefreshRequestsFromManyThreadsRefreshAtMostOncePerInterval(RedisTestCluster cluster) {
-		this.runner.withPropertyValues("spring.data.redis.client-type=lettuce",
-				"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), "slotwise.topology.refresh-sources=3")
+		this.runner
+			.withPropertyValues("spring.data.redis.client-type=lettuce",
+					"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), "slotwise.topology.refresh-sources=3")
 			.run((context) -> {
 				SlotwiseLettuceConnectionFactory factory = context.getBean(SlotwiseLettuceConnectionFactory.class);
 				factory.getClusterConnection().close();
@@ -69,12 +73,16 @@ class RefreshPacingIntegrationTests {
 				cluster.resetStats();
 				long requests = hammer(() -> client.refreshPartitionsAsync().toCompletableFuture().join());
 				long asked = cluster.totalCommandCalls("cluster|nodes");
-				// Each refresh asks refresh-sources = 3 nodes; at most three refreshes start in 2.5 s.
+				// Each refresh asks refresh-sources = 3 nodes; at most three refreshes
+				// start in 2.5 s.
 				assertThat(asked).as("CLUSTER NODES for %d refresh requests", requests).isBetween(6L, 9L);
 			});
 	}
 
-	/** Runs the action in a loop on {@value #THREADS} threads for {@link #LOAD}; returns how often it ran. */
+	/**
+	 * Runs the action in a loop on {@value #THREADS} threads for {@link #LOAD}; returns
+	 * how often it ran.
+	 */
 	private static long hammer(Runnable action) throws InterruptedException {
 		AtomicLong runs = new AtomicLong();
 		long deadline = System.nanoTime() + LOAD.toNanos();

@@ -56,10 +56,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Transactions on a real cluster, over both clients, with Slotwise on and off in the same test: results equal to a
- * standalone Redis running the same {@link SessionCallback}s, Spring Data Redis's refusal when off, cross-slot keys
- * refused before the server sees them, {@code WATCH} under contention, Spring-managed transactions (commit and
- * rollback), the shared Lettuce connection never in {@code MULTI}, and scripts whose keys span slots.
+ * Transactions on a real cluster, over both clients, with Slotwise on and off in the same
+ * test: results equal to a standalone Redis running the same {@link SessionCallback}s,
+ * Spring Data Redis's refusal when off, cross-slot keys refused before the server sees
+ * them, {@code WATCH} under contention, Spring-managed transactions (commit and
+ * rollback), the shared Lettuce connection never in {@code MULTI}, and scripts whose keys
+ * span slots.
  */
 @WithRedisCluster
 class ClusterTransactionIntegrationTests {
@@ -94,7 +96,8 @@ class ClusterTransactionIntegrationTests {
 			List<String> onCluster = new ArrayList<>();
 			scenarios().forEach((scenario) -> onCluster.add(outcome(template, scenario)));
 			assertThat(onCluster).isEqualTo(onStandalone);
-			// Real results, not refusals: converted values, an empty transaction, a discard, a WATCH conflict.
+			// Real results, not refusals: converted values, an empty transaction, a
+			// discard, a WATCH conflict.
 			assertThat(onCluster.get(0)).startsWith("[true, 1, 6, false, 1, true, {f=v}, 2, [x, y]");
 			assertThat(onCluster.subList(1, 4)).containsExactly("[]", "null", "[]");
 		});
@@ -126,7 +129,8 @@ class ClusterTransactionIntegrationTests {
 				.withMessageContaining("nothing was sent");
 			assertThat(cluster.totalCommandCalls("multi")).isZero();
 			assertThat(cluster.totalCommandCalls("mset")).isZero();
-			// A later command of another slot: refused, the transaction discarded, nothing applied.
+			// A later command of another slot: refused, the transaction discarded,
+			// nothing applied.
 			assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)
 				.isThrownBy(() -> template.execute(session((ops) -> {
 					ops.multi();
@@ -137,7 +141,8 @@ class ClusterTransactionIntegrationTests {
 				.withMessageContaining("bound to slot " + cluster.keySlot("{a}x".getBytes()))
 				.withMessageContaining("'{b}y' hashes to slot " + cluster.keySlot("{b}y".getBytes()))
 				.withMessageContaining("the transaction was discarded, nothing was applied");
-			// MULTI went out when the first key bound the transaction (Jedis may still hold it in its output buffer).
+			// MULTI went out when the first key bound the transaction (Jedis may still
+			// hold it in its output buffer).
 			assertThat(cluster.totalCommandCalls("multi")).isLessThanOrEqualTo(1);
 			assertThat(cluster.totalCommandCalls("set")).isZero();
 			assertThat(cluster.totalCommandCalls("exec")).isZero();
@@ -153,10 +158,12 @@ class ClusterTransactionIntegrationTests {
 	}
 
 	/**
-	 * A transaction ended with its state in doubt destroys its Jedis connection, and the pool opens the replacement as
-	 * it takes the broken one back: towards a node that accepts connections but does not answer, that handshake would
-	 * hold the caller for a whole socket timeout. It is done on the executor's releaser thread: held busy here, the
-	 * refusal returns with no new connection on the master, which appears once the releaser is let go.
+	 * A transaction ended with its state in doubt destroys its Jedis connection, and the
+	 * pool opens the replacement as it takes the broken one back: towards a node that
+	 * accepts connections but does not answer, that handshake would hold the caller for a
+	 * whole socket timeout. It is done on the executor's releaser thread: held busy here,
+	 * the refusal returns with no new connection on the master, which appears once the
+	 * releaser is let go.
 	 */
 	@Test
 	void aConnectionDestroyedByATransactionIsReplacedOnTheReleaserThreadNotTheCallers(RedisTestCluster cluster) {
@@ -182,7 +189,8 @@ class ClusterTransactionIntegrationTests {
 					}
 				});
 				try {
-					// A key of another slot after MULTI: refused, the connection (in MULTI) destroyed.
+					// A key of another slot after MULTI: refused, the connection (in
+					// MULTI) destroyed.
 					assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)
 						.isThrownBy(() -> template.execute(session((ops) -> {
 							ops.multi();
@@ -258,10 +266,16 @@ class ClusterTransactionIntegrationTests {
 			assertThat(committed.get() + conflicts.get()).isEqualTo(320);
 			assertThat(committed.get()).isPositive();
 			assertThat(Long.parseLong(template.opsForValue().get("{counter}value"))).isEqualTo(committed.get());
-			assertThat(registry.get(TransactionMeters.TRANSACTIONS).tag("client", client).tag("outcome", "committed")
-				.functionCounter().count()).isEqualTo(committed.get());
-			assertThat(registry.get(TransactionMeters.TRANSACTIONS).tag("client", client).tag("outcome", "conflict")
-				.functionCounter().count()).isEqualTo(conflicts.get());
+			assertThat(registry.get(TransactionMeters.TRANSACTIONS)
+				.tag("client", client)
+				.tag("outcome", "committed")
+				.functionCounter()
+				.count()).isEqualTo(committed.get());
+			assertThat(registry.get(TransactionMeters.TRANSACTIONS)
+				.tag("client", client)
+				.tag("outcome", "conflict")
+				.functionCounter()
+				.count()).isEqualTo(conflicts.get());
 			assertThat(registry.get(TransactionMeters.COMMANDS).tag("client", client).summary().totalAmount())
 				.isEqualTo(320);
 		});
@@ -302,8 +316,8 @@ class ClusterTransactionIntegrationTests {
 			transactional.setEnableTransactionSupport(true);
 			TransactionTemplate transactions = new TransactionTemplate(new NoResourceTransactionManager());
 			assertThatExceptionOfType(DataAccessException.class)
-				.isThrownBy(() -> transactions.executeWithoutResult(
-						(status) -> transactional.opsForValue().set("{order:46}:total", "1")))
+				.isThrownBy(() -> transactions
+					.executeWithoutResult((status) -> transactional.opsForValue().set("{order:46}:total", "1")))
 				.withMessageContaining(REFUSAL);
 		});
 	}
@@ -342,7 +356,8 @@ class ClusterTransactionIntegrationTests {
 			List<Object> results = template.execute(session((ops) -> {
 				ops.multi();
 				ops.opsForValue().set("{shared}a", "after");
-				// While queued: the shared connection answers at once, with the value before the transaction ...
+				// While queued: the shared connection answers at once, with the value
+				// before the transaction ...
 				assertThat(sharedNode.sync().get("{shared}a".getBytes())).isEqualTo("before".getBytes());
 				// ... and the one client in MULTI on the master is not it.
 				List<Map<String, String>> inMulti = cluster.clients(master)
@@ -356,7 +371,8 @@ class ClusterTransactionIntegrationTests {
 			assertThat(results).containsExactly(true);
 			assertThat(template.opsForValue().get("{shared}a")).isEqualTo("after");
 		});
-		// The transaction's dedicated connection (kept idle for the next one) closes with the factory.
+		// The transaction's dedicated connection (kept idle for the next one) closes with
+		// the factory.
 		RedisNode master = cluster.masterServing("{shared}a");
 		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
 		while (applicationClients(cluster, master) > 0 && System.nanoTime() < deadline) {
@@ -365,7 +381,10 @@ class ClusterTransactionIntegrationTests {
 		assertThat(applicationClients(cluster, master)).isZero();
 	}
 
-	/** Connections of the application: neither the test's admin connection nor the replica's replication link. */
+	/**
+	 * Connections of the application: neither the test's admin connection nor the
+	 * replica's replication link.
+	 */
 	private static long applicationClients(RedisTestCluster cluster, RedisNode node) {
 		return cluster.clients(node)
 			.stream()
@@ -390,15 +409,17 @@ class ClusterTransactionIntegrationTests {
 		});
 		clusterRunner(client, cluster).withPropertyValues("slotwise.enabled=false").run((context) -> {
 			StringRedisTemplate template = template(context);
-			// Refused too, by the client or by the server (CROSSSLOT), but only as it is sent.
+			// Refused too, by the client or by the server (CROSSSLOT), but only as it is
+			// sent.
 			assertThatExceptionOfType(DataAccessException.class)
 				.isThrownBy(() -> template.execute(script, List.of("{a}x", "{b}y")));
 		});
 	}
 
 	/**
-	 * The scenarios compared with standalone Redis: one transaction over most command groups, an empty one, a
-	 * discarded one, one whose watched key changed, and one with a failing command.
+	 * The scenarios compared with standalone Redis: one transaction over most command
+	 * groups, an empty one, a discarded one, one whose watched key changed, and one with
+	 * a failing command.
 	 */
 	private static List<SessionCallback<String>> scenarios() {
 		return List.of(stringSession((ops) -> {
@@ -546,8 +567,9 @@ class ClusterTransactionIntegrationTests {
 	}
 
 	/**
-	 * A transaction manager with no resource of its own: Spring's transaction synchronization is all the Redis
-	 * template needs to bind its connection, queue and commit ({@code EXEC}) or roll back ({@code DISCARD}).
+	 * A transaction manager with no resource of its own: Spring's transaction
+	 * synchronization is all the Redis template needs to bind its connection, queue and
+	 * commit ({@code EXEC}) or roll back ({@code DISCARD}).
 	 */
 	@SuppressWarnings("serial")
 	static final class NoResourceTransactionManager extends AbstractPlatformTransactionManager {

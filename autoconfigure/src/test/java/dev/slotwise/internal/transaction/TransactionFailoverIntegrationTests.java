@@ -29,10 +29,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A master killed while 4 threads run transactions that write the same token to two keys of its slot: every
- * transaction commits or fails with a Spring Data Redis exception, no read ever sees the two keys differ (nothing is
- * applied partially, nothing queued is sent again outside {@code MULTI}), and transactions commit again on the
- * promoted replica.
+ * A master killed while 4 threads run transactions that write the same token to two keys
+ * of its slot: every transaction commits or fails with a Spring Data Redis exception, no
+ * read ever sees the two keys differ (nothing is applied partially, nothing queued is
+ * sent again outside {@code MULTI}), and transactions commit again on the promoted
+ * replica.
  */
 @WithRedisCluster(dedicated = true)
 class TransactionFailoverIntegrationTests {
@@ -96,7 +97,8 @@ class TransactionFailoverIntegrationTests {
 							}
 						}
 						catch (DataAccessException ex) {
-							// The master is down: reads fail until the replica takes over.
+							// The master is down: reads fail until the replica takes
+							// over.
 						}
 					}
 				});

@@ -11,8 +11,9 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs a main class in a JVM of its own, for tests that need a class path or JVM flags the test run cannot have
- * (an application without Micrometer, BlockHound's instrumentation), and returns what it printed once it ended.
+ * Runs a main class in a JVM of its own, for tests that need a class path or JVM flags
+ * the test run cannot have (an application without Micrometer, BlockHound's
+ * instrumentation), and returns what it printed once it ended.
  */
 public final class ForkedJvm {
 
@@ -58,6 +59,7 @@ public final class ForkedJvm {
 
 	/**
 	 * What a forked JVM did.
+	 *
 	 * @param exitValue its exit value
 	 * @param output what it printed
 	 */

@@ -7,9 +7,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The in-run baseline of every benchmark class: the variant without Slotwise (or without the feature measured)
- * that runs in the same JMH run on the same machine. A row's ratio is its speed divided by the speed of the
- * baseline row with the same other parameters, so above 1 always means faster than the baseline.
+ * The in-run baseline of every benchmark class: the variant without Slotwise (or without
+ * the feature measured) that runs in the same JMH run on the same machine. A row's ratio
+ * is its speed divided by the speed of the baseline row with the same other parameters,
+ * so above 1 always means faster than the baseline.
  */
 public final class Baselines {
 
@@ -62,7 +63,8 @@ public final class Baselines {
 	 * The baseline row for a row from the same run.
 	 * @param row the row
 	 * @param run every row of the run
-	 * @return the baseline row, empty when the row is a baseline or its baseline did not run
+	 * @return the baseline row, empty when the row is a baseline or its baseline did not
+	 * run
 	 */
 	public static Optional<Row> baselineRow(Row row, Collection<Row> run) {
 		Optional<Map.Entry<String, String>> baseline = of(row);

@@ -23,9 +23,10 @@ import org.knowm.xchart.style.Styler.LegendPosition;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * The run's charts (PNG, XChart): {@code multiget-latency.png}, latency against keys per call for each
- * implementation on log-log axes; and one bar chart per other family, the variants side by side (the in-run
- * baseline among them) with the 95% interval of each bar. Needs {@code java.awt.headless=true} on a server.
+ * The run's charts (PNG, XChart): {@code multiget-latency.png}, latency against keys per
+ * call for each implementation on log-log axes; and one bar chart per other family, the
+ * variants side by side (the in-run baseline among them) with the 95% interval of each
+ * bar. Needs {@code java.awt.headless=true} on a server.
  */
 public final class Charts {
 
@@ -53,7 +54,8 @@ public final class Charts {
 			Path file = folder.resolve(family.getKey() + ".png");
 			String axis = axisOf(rows);
 			try {
-				save((axis != null) ? latencyChart(family.getKey(), rows, axis) : barChart(family.getKey(), rows), file);
+				save((axis != null) ? latencyChart(family.getKey(), rows, axis) : barChart(family.getKey(), rows),
+						file);
 				written.add(file);
 			}
 			catch (RuntimeException ex) {
@@ -66,8 +68,8 @@ public final class Charts {
 	}
 
 	/**
-	 * The parameter a family's latency is drawn against: keys per call for the multi-get latencies, masters for the
-	 * cluster-size sweep; {@code null} for a bar chart.
+	 * The parameter a family's latency is drawn against: keys per call for the multi-get
+	 * latencies, masters for the cluster-size sweep; {@code null} for a bar chart.
 	 */
 	static @Nullable String axisOf(List<Row> rows) {
 		String axis = switch (rows.get(0).className()) {
@@ -84,7 +86,8 @@ public final class Charts {
 
 	static XYChart latencyChart(String title, List<Row> rows, String axis) {
 		boolean byKeys = axis.equals("keys");
-		XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+		XYChart chart = new XYChartBuilder().width(WIDTH)
+			.height(HEIGHT)
 			.title(title + ": one multiGet of " + (byKeys ? "" : rows.get(0).params().getOrDefault("keys", "") + " ")
 					+ "random cross-slot keys (median)")
 			.xAxisTitle(byKeys ? "keys per call" : "masters")
@@ -112,9 +115,11 @@ public final class Charts {
 
 	static CategoryChart barChart(String title, List<Row> rows) {
 		Row first = rows.get(0);
-		String categoryParam = Baselines.of(first).map(Map.Entry::getKey)
+		String categoryParam = Baselines.of(first)
+			.map(Map.Entry::getKey)
 			.orElse(first.params().isEmpty() ? "" : first.params().keySet().iterator().next());
-		CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
+		CategoryChart chart = new CategoryChartBuilder().width(WIDTH)
+			.height(HEIGHT)
 			.title(title + " (" + first.mode() + ")")
 			.xAxisTitle(categoryParam)
 			.yAxisTitle(first.unit())
@@ -126,7 +131,8 @@ public final class Charts {
 		chart.getStyler().setXAxisLabelRotation(15);
 		double min = rows.stream().mapToDouble(Row::value).min().orElse(1);
 		double max = rows.stream().mapToDouble(Row::value).max().orElse(1);
-		// Topology lookups span four orders of magnitude between providers: a log axis, without error bars (XChart
+		// Topology lookups span four orders of magnitude between providers: a log axis,
+		// without error bars (XChart
 		// refuses bars whose interval reaches zero on a log axis).
 		boolean logarithmic = max / min > 50;
 		chart.setTitle(chart.getTitle().replace(")", logarithmic ? ", log scale)" : ", ± 95%)"));
@@ -134,11 +140,15 @@ public final class Charts {
 		if (logarithmic) {
 			chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(min))));
 		}
-		List<String> categories = rows.stream().map((r) -> r.params().getOrDefault(categoryParam, r.shortName()))
-			.distinct().toList();
+		List<String> categories = rows.stream()
+			.map((r) -> r.params().getOrDefault(categoryParam, r.shortName()))
+			.distinct()
+			.toList();
 		Map<String, List<Row>> bySeries = new LinkedHashMap<>();
 		for (Row row : rows) {
-			String series = row.params().entrySet().stream()
+			String series = row.params()
+				.entrySet()
+				.stream()
 				.filter((e) -> !e.getKey().equals(categoryParam))
 				.map((e) -> e.getKey() + "=" + e.getValue())
 				.collect(Collectors.joining(", "));
@@ -148,9 +158,11 @@ public final class Charts {
 			List<Double> values = new ArrayList<>();
 			List<Double> errors = new ArrayList<>();
 			for (String category : categories) {
-				Row row = series.getValue().stream()
+				Row row = series.getValue()
+					.stream()
 					.filter((r) -> category.equals(r.params().getOrDefault(categoryParam, r.shortName())))
-					.findFirst().orElse(null);
+					.findFirst()
+					.orElse(null);
 				values.add(row == null ? 0.0 : row.value());
 				double error = (row == null) ? 0 : Estimate.speedOf(row).relativeHalfWidth() * row.value();
 				errors.add(Double.isFinite(error) ? Math.min(error, row.value() * 0.99) : 0.0);
@@ -166,11 +178,12 @@ public final class Charts {
 	}
 
 	/**
-	 * Writes a latency chart (log-log, one series per target) of rows measured outside JMH, e.g. the interleaved
-	 * cluster-size sweep.
+	 * Writes a latency chart (log-log, one series per target) of rows measured outside
+	 * JMH, e.g. the interleaved cluster-size sweep.
 	 * @param file the PNG to write
 	 * @param title the chart's title prefix
-	 * @param rows one row per target and axis value, with {@code target} and the axis among the parameters
+	 * @param rows one row per target and axis value, with {@code target} and the axis
+	 * among the parameters
 	 * @param axis the parameter on the x axis: {@code keys} or {@code masters}
 	 * @throws IOException when the file cannot be written
 	 */

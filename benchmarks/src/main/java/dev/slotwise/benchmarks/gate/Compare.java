@@ -11,28 +11,35 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The benchmark gate: compares a candidate run with a baseline run, benchmark by benchmark and parameter by
- * parameter, and exits 1 when something regressed, 0 otherwise, 2 on input it cannot judge.
+ * The benchmark gate: compares a candidate run with a baseline run, benchmark by
+ * benchmark and parameter by parameter, and exits 1 when something regressed, 0
+ * otherwise, 2 on input it cannot judge.
  * <p>
- * Every comparison is made on speeds (throughput, or the inverse of a time) so that a negative change always means
- * slower. It is made twice: on the absolute speed, and on the speed relative to the in-run baseline (Spring Data
- * Redis without Slotwise, measured in the same run; see {@link Baselines}). A change is a REGRESSION only when it
- * is slower by more than the threshold <em>and</em> by more than the 95% interval of the change (the iteration
- * noise of both runs combined). A comparison where either run's iterations spread by more than the unstable
- * limit is reported as UNSTABLE and never gated: such a run measured the machine's load more than the code.
+ * Every comparison is made on speeds (throughput, or the inverse of a time) so that a
+ * negative change always means slower. It is made twice: on the absolute speed, and on
+ * the speed relative to the in-run baseline (Spring Data Redis without Slotwise, measured
+ * in the same run; see {@link Baselines}). A change is a REGRESSION only when it is
+ * slower by more than the threshold <em>and</em> by more than the 95% interval of the
+ * change (the iteration noise of both runs combined). A comparison where either run's
+ * iterations spread by more than the unstable limit is reported as UNSTABLE and never
+ * gated: such a run measured the machine's load more than the code.
  * <p>
- * The gate acts on the ratios by default: a busier or slower machine slows the baseline and Slotwise alike and
- * leaves their ratio in place, while a slowdown of Slotwise's own code moves the ratio. Absolute changes are
- * reported, and gated only with {@code --gate absolute} or {@code --gate both} (same machine, same load), for a
- * benchmark class that has no in-run baseline, or for a row whose in-run baseline did not run in both runs (a run of
- * only the Slotwise targets): such rows are gated on absolute speed, and refused (exit 2) when the two run folders'
- * {@code machine.json} name different machines.
+ * The gate acts on the ratios by default: a busier or slower machine slows the baseline
+ * and Slotwise alike and leaves their ratio in place, while a slowdown of Slotwise's own
+ * code moves the ratio. Absolute changes are reported, and gated only with
+ * {@code --gate absolute} or {@code --gate both} (same machine, same load), for a
+ * benchmark class that has no in-run baseline, or for a row whose in-run baseline did not
+ * run in both runs (a run of only the Slotwise targets): such rows are gated on absolute
+ * speed, and refused (exit 2) when the two run folders' {@code machine.json} name
+ * different machines.
  * <p>
- * Beside the comparisons, the candidate run's two Slotwise paths are held to each other (see {@link #CLIENT_LIMITS}):
- * the Lettuce path's time at 1,000 keys divided by the Jedis path's, same run, must not exceed a fixed limit by
- * more than its 95% interval. Both paths run on the same engine, so a ratio that drifts means one client's path
- * changed speed, which the comparisons against Spring Data over Lettuce do not show: Slotwise over Lettuce went from
- * about 1.1x to 1.15-1.24x the Jedis path's time (the Jedis path got faster) and the gate did not notice (issue 27).
+ * Beside the comparisons, the candidate run's two Slotwise paths are held to each other
+ * (see {@link #CLIENT_LIMITS}): the Lettuce path's time at 1,000 keys divided by the
+ * Jedis path's, same run, must not exceed a fixed limit by more than its 95% interval.
+ * Both paths run on the same engine, so a ratio that drifts means one client's path
+ * changed speed, which the comparisons against Spring Data over Lettuce do not show:
+ * Slotwise over Lettuce went from about 1.1x to 1.15-1.24x the Jedis path's time (the
+ * Jedis path got faster) and the gate did not notice (issue 27).
  * <p>
  * {@code java -cp benchmarks.jar dev.slotwise.benchmarks.gate.Compare [--threshold 0.10] [--unstable 0.25]
  * [--gate ratio|absolute|both] BASELINE CANDIDATE} with JMH JSON files or run folders.
@@ -40,17 +47,21 @@ import java.util.Optional;
 public final class Compare {
 
 	/**
-	 * Default threshold: a slowdown of less than this is never a regression (see the README's Benchmarks section
-	 * for the run-to-run spread it is chosen from).
+	 * Default threshold: a slowdown of less than this is never a regression (see the
+	 * README's Benchmarks section for the run-to-run spread it is chosen from).
 	 */
 	public static final double DEFAULT_THRESHOLD = 0.10;
 
-	/** Default limit on the iterations' relative spread (coefficient of variation) above which a row is unstable. */
+	/**
+	 * Default limit on the iterations' relative spread (coefficient of variation) above
+	 * which a row is unstable.
+	 */
 	public static final double DEFAULT_UNSTABLE = 0.25;
 
 	/**
-	 * The limits between the two clients' paths in one run: {@code multiGet} of 1,000 keys over Lettuce may take at
-	 * most 1.1x the time over Jedis (it took 1.09-1.17x in the runs of 2026-11-25, see docs/benchmarks.md).
+	 * The limits between the two clients' paths in one run: {@code multiGet} of 1,000
+	 * keys over Lettuce may take at most 1.1x the time over Jedis (it took 1.09-1.17x in
+	 * the runs of 2026-11-25, see docs/benchmarks.md).
 	 */
 	public static final List<ClientLimit> CLIENT_LIMITS = List.of(new ClientLimit("MultiGetLatencyBenchmark",
 			Map.of("keys", "1000"), "target", "slotwise-lettuce", "slotwise-jedis", 1.10));
@@ -92,13 +103,15 @@ public final class Compare {
 	}
 
 	/**
-	 * Warns when two run folders name different processors or core counts in their {@code machine.json}: the
-	 * in-run ratio absorbs a uniformly slower machine, but not a processor that favours one client's way of working
-	 * over another's (the full runs of 2026-11-23 and 2026-11-25, on two processor models, moved Spring Data over Jedis
+	 * Warns when two run folders name different processors or core counts in their
+	 * {@code machine.json}: the in-run ratio absorbs a uniformly slower machine, but not
+	 * a processor that favours one client's way of working over another's (the full runs
+	 * of 2026-11-23 and 2026-11-25, on two processor models, moved Spring Data over Jedis
 	 * against Spring Data over Lettuce, no Slotwise code on either side, by up to 41%).
 	 * @param baseline the baseline file or folder
 	 * @param candidate the candidate file or folder
-	 * @return the warning, empty when both folders name the same machine or either does not say
+	 * @return the warning, empty when both folders name the same machine or either does
+	 * not say
 	 */
 	static Optional<String> machineWarning(Path baseline, Path candidate) {
 		Optional<String> before = machineOf(baseline);
@@ -155,16 +168,20 @@ public final class Compare {
 				lines.add(judge(base.key() + " vs " + Baselines.describe(base), Kind.RATIO, before, after, "x",
 						unstable, options, options.gate() != Gate.ABSOLUTE));
 			}
-			// A row whose class has an in-run baseline that did not run in both runs (a run of only the Slotwise
-			// targets) has no ratio: left ungated, a slowdown of every row would pass. Its absolute speed is gated
-			// instead, which is only meaningful between runs of one machine (checked by the caller).
+			// A row whose class has an in-run baseline that did not run in both runs (a
+			// run of only the Slotwise
+			// targets) has no ratio: left ungated, a slowdown of every row would pass.
+			// Its absolute speed is gated
+			// instead, which is only meaningful between runs of one machine (checked by
+			// the caller).
 			boolean orphan = hasBaseline && !ratio && !Baselines.isBaseline(base);
 			if (orphan) {
 				withoutBaseline.add(base.key());
 			}
 			boolean gateAbsolute = options.gate() != Gate.RATIO || !hasBaseline || orphan;
 			lines.add(judge(base.key(), Kind.ABSOLUTE, Estimate.speedOf(base), Estimate.speedOf(cand), base.unit(),
-					unstable(options, base, cand), options, gateAbsolute).withValues(base.value(), cand.value()));
+					unstable(options, base, cand), options, gateAbsolute)
+				.withValues(base.value(), cand.value()));
 		}
 		for (String key : candidate.keySet()) {
 			if (!baseline.containsKey(key)) {
@@ -183,12 +200,14 @@ public final class Compare {
 	}
 
 	/**
-	 * Refuses a comparison that would gate rows on absolute speed across two different machines: rows whose in-run
-	 * baseline is missing have nothing else to be gated on, and an absolute speed measured on another processor
-	 * says nothing about the code.
+	 * Refuses a comparison that would gate rows on absolute speed across two different
+	 * machines: rows whose in-run baseline is missing have nothing else to be gated on,
+	 * and an absolute speed measured on another processor says nothing about the code.
 	 * @param report the comparison
-	 * @param options the gate's settings (and the two inputs, whose {@code machine.json} are read)
-	 * @throws BadInputException when rows without a baseline would be judged across machines
+	 * @param options the gate's settings (and the two inputs, whose {@code machine.json}
+	 * are read)
+	 * @throws BadInputException when rows without a baseline would be judged across
+	 * machines
 	 */
 	static void refuseAcrossMachines(Report report, Options options) {
 		if (report.withoutBaseline().isEmpty() || options.gate() != Gate.RATIO) {
@@ -251,7 +270,10 @@ public final class Compare {
 	/** Which comparisons can fail the gate. */
 	public enum Gate {
 
-		/** Ratios to the in-run baseline (and absolute speeds of classes without a baseline): the default. */
+		/**
+		 * Ratios to the in-run baseline (and absolute speeds of classes without a
+		 * baseline): the default.
+		 */
 		RATIO,
 
 		/** Absolute speeds only. */
@@ -283,10 +305,16 @@ public final class Compare {
 		/** A run's iterations spread too much to judge: reported, not gated. */
 		UNSTABLE("UNSTABLE (not gated)"),
 
-		/** Above a limit between two paths of one run by more than the 95% interval: fails the gate. */
+		/**
+		 * Above a limit between two paths of one run by more than the 95% interval: fails
+		 * the gate.
+		 */
 		OVER_LIMIT("OVER LIMIT"),
 
-		/** Within a limit between two paths of one run, or above it by less than the 95% interval. */
+		/**
+		 * Within a limit between two paths of one run, or above it by less than the 95%
+		 * interval.
+		 */
 		WITHIN_LIMIT("within limit");
 
 		private final String label;
@@ -307,11 +335,13 @@ public final class Compare {
 
 	/**
 	 * One comparison.
+	 *
 	 * @param name the benchmark, mode and parameters (and the baseline for ratios)
 	 * @param kind ratio or absolute
 	 * @param before the baseline run's speed or ratio
 	 * @param after the candidate run's speed or ratio
-	 * @param beforeValue the baseline run's value as printed (the score for absolute lines)
+	 * @param beforeValue the baseline run's value as printed (the score for absolute
+	 * lines)
 	 * @param afterValue the candidate run's value as printed
 	 * @param unit the unit of the printed values
 	 * @param change the relative change of the speed (negative: slower)
@@ -339,18 +369,20 @@ public final class Compare {
 
 	/**
 	 * The comparisons, and what only one run has.
+	 *
 	 * @param lines the comparisons
 	 * @param missing keys of the baseline that the candidate lacks
 	 * @param added keys only the candidate has
-	 * @param withoutBaseline keys whose class has an in-run baseline that is missing from either run: no ratio,
-	 * so their absolute speed is gated
+	 * @param withoutBaseline keys whose class has an in-run baseline that is missing from
+	 * either run: no ratio, so their absolute speed is gated
 	 * @param limits the candidate run's paths held to each other ({@link #CLIENT_LIMITS})
 	 */
 	public record Report(List<Line> lines, List<String> missing, List<String> added, List<String> withoutBaseline,
 			List<Limit> limits) {
 
 		/**
-		 * Gated regressions: comparisons that fail the gate, and limits the candidate run exceeds.
+		 * Gated regressions: comparisons that fail the gate, and limits the candidate run
+		 * exceeds.
 		 * @return how many lines and limits fail the gate
 		 */
 		public long regressions() {
@@ -432,13 +464,15 @@ public final class Compare {
 			long unstable = this.lines.stream().filter((l) -> l.verdict() == Verdict.UNSTABLE).count();
 			long ungated = this.lines.stream().filter((l) -> !l.gated() && l.verdict() == Verdict.REGRESSION).count();
 			out.println();
-			out.printf("Result: %d regression(s) gated, %d regression(s) reported but not gated, %d unstable, "
-					+ "%d missing -> exit %d%n", regressions(), ungated, unstable, this.missing.size(),
-					regressions() > 0 ? 1 : 0);
+			out.printf(
+					"Result: %d regression(s) gated, %d regression(s) reported but not gated, %d unstable, "
+							+ "%d missing -> exit %d%n",
+					regressions(), ungated, unstable, this.missing.size(), regressions() > 0 ? 1 : 0);
 		}
 
 		private static String label(Line line) {
-			return line.verdict().label() + ((line.verdict() == Verdict.REGRESSION && !line.gated()) ? " (not gated)" : "");
+			return line.verdict().label()
+					+ ((line.verdict() == Verdict.REGRESSION && !line.gated()) ? " (not gated)" : "");
 		}
 
 		private static String change(Line line) {
@@ -461,8 +495,10 @@ public final class Compare {
 	}
 
 	/**
-	 * A limit between two paths of the same run: the time of {@code slower} divided by the time of {@code faster},
-	 * for the rows of a benchmark class that share every other parameter and the given fixed ones.
+	 * A limit between two paths of the same run: the time of {@code slower} divided by
+	 * the time of {@code faster}, for the rows of a benchmark class that share every
+	 * other parameter and the given fixed ones.
+	 *
 	 * @param className the benchmark class, e.g. {@code MultiGetLatencyBenchmark}
 	 * @param fixed parameters a row must have to be checked, e.g. {@code keys=1000}
 	 * @param param the parameter naming the path
@@ -508,11 +544,13 @@ public final class Compare {
 
 	/**
 	 * A limit checked on the candidate run.
+	 *
 	 * @param name the held row's key (benchmark, mode and parameters)
 	 * @param paths which paths are divided
 	 * @param ratio the time ratio with its uncertainty
 	 * @param limit the highest ratio allowed
-	 * @param verdict {@link Verdict#OVER_LIMIT}, {@link Verdict#WITHIN_LIMIT} or {@link Verdict#UNSTABLE}
+	 * @param verdict {@link Verdict#OVER_LIMIT}, {@link Verdict#WITHIN_LIMIT} or
+	 * {@link Verdict#UNSTABLE}
 	 */
 	public record Limit(String name, String paths, Estimate ratio, double limit, Verdict verdict) {
 
@@ -528,6 +566,7 @@ public final class Compare {
 
 	/**
 	 * The gate's settings.
+	 *
 	 * @param baseline the baseline file or folder
 	 * @param candidate the candidate file or folder
 	 * @param threshold slowdowns smaller than this fraction are never regressions

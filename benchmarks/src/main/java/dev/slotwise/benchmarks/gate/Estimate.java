@@ -3,9 +3,9 @@ package dev.slotwise.benchmarks.gate;
 import org.apache.commons.math3.distribution.TDistribution;
 
 /**
- * A positive quantity with its relative standard error and the degrees of freedom behind it, so that ratios of
- * measurements carry their uncertainty: relative errors add in quadrature, degrees of freedom by
- * Welch–Satterthwaite.
+ * A positive quantity with its relative standard error and the degrees of freedom behind
+ * it, so that ratios of measurements carry their uncertainty: relative errors add in
+ * quadrature, degrees of freedom by Welch–Satterthwaite.
  *
  * @param value the value
  * @param relativeError the standard error relative to the value (infinite when unknown)

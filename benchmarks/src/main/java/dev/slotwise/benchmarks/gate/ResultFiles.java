@@ -14,8 +14,8 @@ import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 
 /**
- * Reads JMH JSON results: one file, or every {@code *.json} of a run folder written by {@code run.sh} (its
- * {@code machine.json} aside).
+ * Reads JMH JSON results: one file, or every {@code *.json} of a run folder written by
+ * {@code run.sh} (its {@code machine.json} aside).
  */
 public final class ResultFiles {
 
@@ -26,7 +26,8 @@ public final class ResultFiles {
 	 * Reads a file or a run folder.
 	 * @param path a JMH JSON file or a folder of them
 	 * @return the rows by {@link Row#key()}, in file order
-	 * @throws BadInputException when the path is missing, a file is not JMH JSON, or there is no result at all
+	 * @throws BadInputException when the path is missing, a file is not JMH JSON, or
+	 * there is no result at all
 	 */
 	public static Map<String, Row> read(Path path) {
 		if (!Files.exists(path)) {
@@ -69,7 +70,8 @@ public final class ResultFiles {
 			throw new BadInputException("Cannot read " + file + ": " + ex.getMessage());
 		}
 		if (text.isBlank()) {
-			// JMH creates the file before the run and leaves it empty when every trial failed.
+			// JMH creates the file before the run and leaves it empty when every trial
+			// failed.
 			return List.of();
 		}
 		JsonElement json;

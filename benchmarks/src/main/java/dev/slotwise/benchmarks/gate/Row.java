@@ -10,14 +10,15 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
 /**
- * One JMH result (a benchmark method with one set of parameters) reduced to what the gate needs: a central value
- * and the spread of the measurement iterations around it.
+ * One JMH result (a benchmark method with one set of parameters) reduced to what the gate
+ * needs: a central value and the spread of the measurement iterations around it.
  * <p>
- * The value is JMH's score, except in sample mode where it is the median of all samples (a handful of slow calls
- * on a busy machine move the mean a lot and the median little). The spread comes from the iterations, not from
- * JMH's error: in sample mode JMH's error treats thousands of calls as independent samples and comes out tiny
- * even when whole iterations differ by half; across iterations it is what a second run would see. Each iteration
- * contributes its mean (its median in sample mode).
+ * The value is JMH's score, except in sample mode where it is the median of all samples
+ * (a handful of slow calls on a busy machine move the mean a lot and the median little).
+ * The spread comes from the iterations, not from JMH's error: in sample mode JMH's error
+ * treats thousands of calls as independent samples and comes out tiny even when whole
+ * iterations differ by half; across iterations it is what a second run would see. Each
+ * iteration contributes its mean (its median in sample mode).
  *
  * @param benchmark the benchmark method's full name
  * @param mode JMH's mode: {@code thrpt}, {@code avgt}, {@code sample} or {@code ss}
@@ -27,8 +28,8 @@ import com.google.gson.JsonObject;
  * @param unit the score's unit
  * @param iterations the per-iteration values over all forks
  */
-public record Row(String benchmark, String mode, Map<String, String> params, double value, double jmhError,
-		String unit, List<Double> iterations) {
+public record Row(String benchmark, String mode, Map<String, String> params, double value, double jmhError, String unit,
+		List<Double> iterations) {
 
 	/**
 	 * The key under which two runs' results are matched: benchmark, mode and parameters.
@@ -59,7 +60,8 @@ public record Row(String benchmark, String mode, Map<String, String> params, dou
 	}
 
 	/**
-	 * Whether a higher score is better (throughput) rather than a lower one (time per operation).
+	 * Whether a higher score is better (throughput) rather than a lower one (time per
+	 * operation).
 	 * @return true for throughput
 	 */
 	public boolean higherIsBetter() {
@@ -67,7 +69,8 @@ public record Row(String benchmark, String mode, Map<String, String> params, dou
 	}
 
 	/**
-	 * The value as a speed, so that higher is always better: the score for throughput, its inverse for times.
+	 * The value as a speed, so that higher is always better: the score for throughput,
+	 * its inverse for times.
 	 * @return the speed
 	 */
 	public double speed() {
@@ -75,8 +78,9 @@ public record Row(String benchmark, String mode, Map<String, String> params, dou
 	}
 
 	/**
-	 * The standard error of the value relative to it, from the iterations ({@code sd / sqrt(n) / value}); to first
-	 * order the same for the speed. Infinite when there are fewer than two iterations: the noise is then unknown.
+	 * The standard error of the value relative to it, from the iterations
+	 * ({@code sd / sqrt(n) / value}); to first order the same for the speed. Infinite
+	 * when there are fewer than two iterations: the noise is then unknown.
 	 * @return the relative standard error
 	 */
 	public double relativeStandardError() {
@@ -85,7 +89,8 @@ public record Row(String benchmark, String mode, Map<String, String> params, dou
 	}
 
 	/**
-	 * The spread of the iterations relative to the value (coefficient of variation): how unsteady the run was.
+	 * The spread of the iterations relative to the value (coefficient of variation): how
+	 * unsteady the run was.
 	 * @return the relative standard deviation, infinite with fewer than two iterations
 	 */
 	public double relativeSpread() {

@@ -15,8 +15,9 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 
 /**
- * Writes a run folder's {@code summary.md} and charts from its JMH JSON files and {@code machine.json}, and prints
- * a short table: {@code java -cp benchmarks.jar dev.slotwise.benchmarks.gate.Summary <run folder>}.
+ * Writes a run folder's {@code summary.md} and charts from its JMH JSON files and
+ * {@code machine.json}, and prints a short table:
+ * {@code java -cp benchmarks.jar dev.slotwise.benchmarks.gate.Summary <run folder>}.
  */
 public final class Summary {
 
@@ -46,7 +47,8 @@ public final class Summary {
 	}
 
 	/**
-	 * The rows of every JMH JSON file in the folder, by family (file name without {@code .json}).
+	 * The rows of every JMH JSON file in the folder, by family (file name without
+	 * {@code .json}).
 	 * @param folder the run folder
 	 * @return the families in file-name order
 	 * @throws IOException when the folder cannot be listed
@@ -66,7 +68,8 @@ public final class Summary {
 				families.put(name, new ArrayList<>(ResultFiles.read(file).values()));
 			}
 			catch (BadInputException ex) {
-				// A family whose every trial failed leaves an empty file; say so and go on with the others.
+				// A family whose every trial failed leaves an empty file; say so and go
+				// on with the others.
 				families.put(name, List.of());
 			}
 		}
@@ -91,11 +94,17 @@ public final class Summary {
 				continue;
 			}
 			Row first = rows.get(0);
-			md.append('`').append(first.shortName()).append("`, mode ").append(first.mode())
-				.append(", baseline ").append(Baselines.describe(first)).append("\n\n");
+			md.append('`')
+				.append(first.shortName())
+				.append("`, mode ")
+				.append(first.mode())
+				.append(", baseline ")
+				.append(Baselines.describe(first))
+				.append("\n\n");
 			md.append("| params | value | ± 95% | JMH error (99.9%) | spread | unit | vs baseline |\n");
 			md.append("|---|---|---|---|---|---|---|\n");
-			// A class of several benchmark methods (NearCacheBenchmark): each row names its method.
+			// A class of several benchmark methods (NearCacheBenchmark): each row names
+			// its method.
 			boolean methods = rows.stream().map(Row::benchmark).distinct().count() > 1;
 			for (Row row : rows) {
 				Estimate speed = Estimate.speedOf(row);
@@ -168,9 +177,11 @@ public final class Summary {
 	}
 
 	private static String machineLine(JsonObject m) {
-		return String.format("Machine: %s cores (%s), %s; %s; JVM %s; %s. Commit `%s`%s. Date %s, %s s; load "
-				+ "average %s at the start, %s at the end.", text(m, "cores"), text(m, "cpu"), text(m, "memory"),
-				text(m, "os"), text(m, "jvm").trim(), text(m, "redis"), text(m, "git_commit"),
+		return String.format(
+				"Machine: %s cores (%s), %s; %s; JVM %s; %s. Commit `%s`%s. Date %s, %s s; load "
+						+ "average %s at the start, %s at the end.",
+				text(m, "cores"), text(m, "cpu"), text(m, "memory"), text(m, "os"), text(m, "jvm").trim(),
+				text(m, "redis"), text(m, "git_commit"),
 				"true".equals(text(m, "git_dirty")) ? " with uncommitted changes" : "", text(m, "date"),
 				text(m, "seconds"), text(m, "load_average_start"), text(m, "load_average_end"));
 	}

@@ -4,13 +4,16 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The faults of a run, in order, shared by the injector (which adds and ends them) and the workers' checks (which
- * ask whether a master was killed when a regression could have been the server's loss). Times are nanoseconds since
- * the run started.
+ * The faults of a run, in order, shared by the injector (which adds and ends them) and
+ * the workers' checks (which ask whether a master was killed when a regression could have
+ * been the server's loss). Times are nanoseconds since the run started.
  */
 final class FaultLog {
 
-	/** How long before a master is killed an acknowledged write may still be only on that master (async replication). */
+	/**
+	 * How long before a master is killed an acknowledged write may still be only on that
+	 * master (async replication).
+	 */
 	static final long REPLICATION_LAG_NANOS = 1_000_000_000L;
 
 	private final List<Fault> faults = new CopyOnWriteArrayList<>();
@@ -26,8 +29,9 @@ final class FaultLog {
 	}
 
 	/**
-	 * Tells whether the server may have lost a write: a master was killed at most {@link #REPLICATION_LAG_NANOS}
-	 * after the write ended (or while it ran), and before the read that missed it started.
+	 * Tells whether the server may have lost a write: a master was killed at most
+	 * {@link #REPLICATION_LAG_NANOS} after the write ended (or while it ran), and before
+	 * the read that missed it started.
 	 * @param writeStart when the write was sent
 	 * @param writeEnd when it was answered (or failed)
 	 * @param readStart when the read that did not see it was sent
@@ -43,8 +47,8 @@ final class FaultLog {
 	}
 
 	/**
-	 * Tells whether an operation overlapped a fault's window: from the fault's start to {@code graceNanos} after its
-	 * end (a fault still going counts as open).
+	 * Tells whether an operation overlapped a fault's window: from the fault's start to
+	 * {@code graceNanos} after its end (a fault still going counts as open).
 	 */
 	boolean insideWindow(long opStart, long opEnd, long graceNanos) {
 		for (Fault fault : this.faults) {
@@ -68,7 +72,10 @@ final class FaultLog {
 
 		final long startNanos;
 
-		/** When the fault ended (node restarted, pause over, migration done); 0 while it lasts. */
+		/**
+		 * When the fault ended (node restarted, pause over, migration done); 0 while it
+		 * lasts.
+		 */
 		volatile long endNanos;
 
 		Fault(int number, String kind, String detail, long startNanos) {

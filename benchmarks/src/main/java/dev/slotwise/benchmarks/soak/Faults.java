@@ -13,9 +13,10 @@ import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.params.MigrateParams;
 
 /**
- * Injects seeded random faults into the cluster, one at a time, 10 to 20 seconds apart (from the end of one to the
- * start of the next, after the cluster is healthy again), until told to stop. Every fault is recorded in the
- * {@link FaultLog} with its start and end, and every application is told to watch its recovery.
+ * Injects seeded random faults into the cluster, one at a time, 10 to 20 seconds apart
+ * (from the end of one to the start of the next, after the cluster is healthy again),
+ * until told to stop. Every fault is recorded in the {@link FaultLog} with its start and
+ * end, and every application is told to watch its recovery.
  */
 final class Faults implements Runnable {
 
@@ -48,7 +49,8 @@ final class Faults implements Runnable {
 	private volatile boolean stopped;
 
 	/**
-	 * @param lastStartNanos no fault starts after this time (the run keeps a quiet tail to check the end state)
+	 * @param lastStartNanos no fault starts after this time (the run keeps a quiet tail
+	 * to check the end state)
 	 */
 	Faults(RedisTestCluster cluster, List<String> kinds, List<Target> targets, List<String> keys, FaultLog log,
 			LongSupplier clock, long seed, long lastStartNanos, int minGapSeconds, int maxGapSeconds) {
@@ -103,7 +105,10 @@ final class Faults implements Runnable {
 		}
 	}
 
-	/** SIGKILL of a master; once a replica took over, the master is started again (empty: no persistence). */
+	/**
+	 * SIGKILL of a master; once a replica took over, the master is started again (empty:
+	 * no persistence).
+	 */
 	private void kill() {
 		RedisNode master = pick(this.cluster.masters());
 		List<RedisNode> replicas = this.cluster.replicasOf(master);
@@ -115,7 +120,10 @@ final class Faults implements Runnable {
 		end(fault);
 	}
 
-	/** {@code CLUSTER FAILOVER} on a replica: its master hands over after the replica caught up. */
+	/**
+	 * {@code CLUSTER FAILOVER} on a replica: its master hands over after the replica
+	 * caught up.
+	 */
 	private void failover() {
 		RedisNode replica = pick(this.cluster.replicas());
 		FaultLog.Fault fault = begin("failover", "CLUSTER FAILOVER on " + replica);
@@ -148,9 +156,10 @@ final class Faults implements Runnable {
 	}
 
 	/**
-	 * Moves the slots of one to three keys in use (with every key in them) from their master to another, the way
-	 * {@code redis-cli --cluster reshard} does: IMPORTING, MIGRATING, {@code MIGRATE} in rounds, then the new owner
-	 * announced to every master. A pause between the steps leaves clients time to meet ASK redirects.
+	 * Moves the slots of one to three keys in use (with every key in them) from their
+	 * master to another, the way {@code redis-cli --cluster reshard} does: IMPORTING,
+	 * MIGRATING, {@code MIGRATE} in rounds, then the new owner announced to every master.
+	 * A pause between the steps leaves clients time to meet ASK redirects.
 	 */
 	private void migrate() {
 		int count = 1 + this.random.nextInt(3);
@@ -208,13 +217,15 @@ final class Faults implements Runnable {
 		return moved;
 	}
 
-	/** {@code DEBUG SLEEP} of a replica for 1 to 3 seconds (topology refreshes that ask it wait). */
+	/**
+	 * {@code DEBUG SLEEP} of a replica for 1 to 3 seconds (topology refreshes that ask it
+	 * wait).
+	 */
 	private void debugSleep() {
 		RedisNode replica = pick(this.cluster.replicas());
 		double seconds = 1 + this.random.nextInt(21) / 10.0;
 		FaultLog.Fault fault = begin("sleep", "DEBUG SLEEP " + seconds + " s on " + replica);
-		this.cluster.withAdmin(replica,
-				(jedis) -> jedis.sendCommand(DEBUG, "SLEEP", Double.toString(seconds)));
+		this.cluster.withAdmin(replica, (jedis) -> jedis.sendCommand(DEBUG, "SLEEP", Double.toString(seconds)));
 		end(fault);
 	}
 

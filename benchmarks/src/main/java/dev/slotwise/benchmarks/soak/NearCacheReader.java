@@ -16,13 +16,16 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * A reader in an application with the near cache on ({@code slotwise.near-cache.key-prefixes=soak:}): it reads keys
- * that the workers of every application write (the other applications' above all, whose writes reach this one's near
- * cache only through the nodes' invalidations), with {@code GET} and {@code MGET}, and checks the near cache's promise
- * on every value: a read that starts more than {@link #BOUND_NANOS} after a write was acknowledged returns that
- * write's version or a later one. Two reads are excused, as in the workers' checks: when the newer write may have
- * been lost by a master killed right after it (asynchronous replication), and when the older value was written by a
- * call that reported failure (it may have landed late, over the newer one: the servers hold it).
+ * A reader in an application with the near cache on
+ * ({@code slotwise.near-cache.key-prefixes=soak:}): it reads keys that the workers of
+ * every application write (the other applications' above all, whose writes reach this
+ * one's near cache only through the nodes' invalidations), with {@code GET} and
+ * {@code MGET}, and checks the near cache's promise on every value: a read that starts
+ * more than {@link #BOUND_NANOS} after a write was acknowledged returns that write's
+ * version or a later one. Two reads are excused, as in the workers' checks: when the
+ * newer write may have been lost by a master killed right after it (asynchronous
+ * replication), and when the older value was written by a call that reported failure (it
+ * may have landed late, over the newer one: the servers hold it).
  */
 final class NearCacheReader implements Runnable {
 
@@ -88,14 +91,16 @@ final class NearCacheReader implements Runnable {
 		while (batch.size() < size) {
 			batch.add(this.keys.get(this.random.nextInt(this.keys.size())));
 		}
-		// What memory holds now, as an estimate of the hits (the cache's own counters are not exposed).
+		// What memory holds now, as an estimate of the hits (the cache's own counters are
+		// not exposed).
 		for (String key : batch) {
 			if (this.cache.peek(key.getBytes(StandardCharsets.UTF_8)) != null) {
 				this.target.nearCache.hits.increment();
 			}
 		}
 		long start = this.clock.getAsLong();
-		List<String> values = (size == 1) ? java.util.Collections.singletonList(template.opsForValue().get(batch.get(0)))
+		List<String> values = (size == 1)
+				? java.util.Collections.singletonList(template.opsForValue().get(batch.get(0)))
 				: template.opsForValue().multiGet(batch);
 		if (values == null || values.size() != batch.size()) {
 			this.target.invariants.neverWritten.increment();
@@ -122,7 +127,8 @@ final class NearCacheReader implements Runnable {
 			this.target.invariants.example(String.format("%.1fs near cache: %s read %s", start / 1e9, key, value));
 			return;
 		}
-		// Versions rise with time per key (one worker writes it): the first acknowledged successor is the oldest.
+		// Versions rise with time per key (one worker writes it): the first acknowledged
+		// successor is the oldest.
 		for (Map.Entry<Long, long[]> newer : history.tailMap(version, false).entrySet()) {
 			long end = newer.getValue()[1];
 			if (end <= 0 || end >= PENDING) {
@@ -137,7 +143,8 @@ final class NearCacheReader implements Runnable {
 				continue;
 			}
 			if (lag > BOUND_NANOS && own != null && own[1] < 0) {
-				// The older value's SET reported failure: it may have landed after the newer one.
+				// The older value's SET reported failure: it may have landed after the
+				// newer one.
 				figures.excusedLate.increment();
 				return;
 			}

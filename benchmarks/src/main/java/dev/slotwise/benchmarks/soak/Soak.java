@@ -22,13 +22,14 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The chaos soak's entry point: starts a local 3-master/3-replica cluster, one application per client and mode
- * (Slotwise on, and the control with {@code slotwise.enabled=false}), runs their workers while seeded faults hit the
- * cluster, checks the end state and writes the report. Exits with 1 when an application with Slotwise read a wrong
- * value or did not recover from a fault, 2 on bad options.
+ * The chaos soak's entry point: starts a local 3-master/3-replica cluster, one
+ * application per client and mode (Slotwise on, and the control with
+ * {@code slotwise.enabled=false}), runs their workers while seeded faults hit the
+ * cluster, checks the end state and writes the report. Exits with 1 when an application
+ * with Slotwise read a wrong value or did not recover from a fault, 2 on bad options.
  * <p>
- * Every application shares the cluster and so meets the same faults at the same moments: the control's figures are
- * plain Spring Boot's under exactly the storm Slotwise met.
+ * Every application shares the cluster and so meets the same faults at the same moments:
+ * the control's figures are plain Spring Boot's under exactly the storm Slotwise met.
  */
 public final class Soak {
 
@@ -90,10 +91,14 @@ public final class Soak {
 					threads.add(thread);
 				}
 			}
-			// The near cache's check: in each Slotwise application, a reader of the keys of every application's first
-			// two workers (the others' writes reach its near cache through the nodes' invalidations only).
+			// The near cache's check: in each Slotwise application, a reader of the keys
+			// of every application's first
+			// two workers (the others' writes reach its near cache through the nodes'
+			// invalidations only).
 			Map<String, NavigableMap<Long, long[]>> watched = new LinkedHashMap<>();
-			workers.stream().filter((worker) -> worker.index < 2).forEach((worker) -> watched.putAll(worker.histories()));
+			workers.stream()
+				.filter((worker) -> worker.index < 2)
+				.forEach((worker) -> watched.putAll(worker.histories()));
 			List<NearCacheReader> readers = new ArrayList<>();
 			for (Target target : targets) {
 				if (target.slotwise) {
@@ -159,11 +164,13 @@ public final class Soak {
 		List<String> properties = new ArrayList<>(Arrays.asList("spring.data.redis.client-type=" + target.client,
 				"slotwise.enabled=" + target.slotwise, "spring.data.redis.client-name=" + target.clientName,
 				"spring.data.redis.timeout=1s", "spring.data.redis.connect-timeout=1s",
-				// What a production Lettuce application sets so that it follows a failover at all; the same for both.
+				// What a production Lettuce application sets so that it follows a
+				// failover at all; the same for both.
 				"spring.data.redis.lettuce.cluster.refresh.adaptive=true",
 				"spring.data.redis.lettuce.cluster.refresh.period=30s", "slotwise.multikey.timeout=2s"));
 		if (target.slotwise) {
-			// Every key the soak uses: the workers' own reads of their keys are served from memory too.
+			// Every key the soak uses: the workers' own reads of their keys are served
+			// from memory too.
 			properties.addAll(List.of("slotwise.near-cache.enabled=true", "slotwise.near-cache.key-prefixes=soak:"));
 		}
 		target.context = BenchmarkApplication.start(cluster, properties.toArray(String[]::new));

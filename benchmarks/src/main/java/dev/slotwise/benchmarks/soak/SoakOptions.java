@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * The soak's options.
  *
- * @param minutes how long the workers run (the last fault starts at least 25 s before the end)
+ * @param minutes how long the workers run (the last fault starts at least 25 s before the
+ * end)
  * @param seed the seed of the fault schedule and of every worker's operations
  * @param faults the fault kinds to draw from
  * @param clients {@code jedis}, {@code lettuce} or both
@@ -56,8 +57,8 @@ record SoakOptions(double minutes, long seed, List<String> faults, List<String> 
 							case "--minutes" -> minutes = Double.parseDouble(value);
 							case "--seed" -> seed = Long.parseLong(value);
 							case "--faults" -> faults = faults(value);
-							case "--client" -> clients = value.equals("both") ? List.of("jedis", "lettuce")
-									: List.of(client(value));
+							case "--client" ->
+								clients = value.equals("both") ? List.of("jedis", "lettuce") : List.of(client(value));
 							case "--workers" -> workers = Integer.parseInt(value);
 							case "--rate" -> rate = Integer.parseInt(value);
 							case "--gap" -> {
@@ -79,11 +80,12 @@ record SoakOptions(double minutes, long seed, List<String> faults, List<String> 
 			throw new IllegalArgumentException("--minutes must be more than 0.5, was " + minutes);
 		}
 		if (workers < 1 || rate < 0 || minGap < 1 || maxGap < minGap) {
-			throw new IllegalArgumentException("--workers must be at least 1, --rate at least 0, --gap MIN-MAX with "
-					+ "1 <= MIN <= MAX");
+			throw new IllegalArgumentException(
+					"--workers must be at least 1, --rate at least 0, --gap MIN-MAX with " + "1 <= MIN <= MAX");
 		}
 		if (out == null) {
-			String stamp = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC)
+			String stamp = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+				.withZone(ZoneOffset.UTC)
 				.format(Instant.now());
 			out = Path.of("benchmarks/results", stamp + "-soak-" + String.join("-", clients));
 		}
@@ -94,7 +96,9 @@ record SoakOptions(double minutes, long seed, List<String> faults, List<String> 
 		if (value.equals("all")) {
 			return Faults.KINDS;
 		}
-		List<String> kinds = Arrays.stream(value.split(",")).map(String::trim).filter((kind) -> !kind.isEmpty())
+		List<String> kinds = Arrays.stream(value.split(","))
+			.map(String::trim)
+			.filter((kind) -> !kind.isEmpty())
 			.toList();
 		for (String kind : kinds) {
 			if (!Faults.KINDS.contains(kind)) {

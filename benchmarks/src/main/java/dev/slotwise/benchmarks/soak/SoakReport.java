@@ -19,10 +19,11 @@ import org.knowm.xchart.style.Styler.LegendPosition;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * Writes a run's report into its folder: {@code report.md} (the invariants per application, a table per fault
- * kind, every fault with each application's recovery), {@code timeline.png} (operations and errors per second with
- * the faults marked) and {@code timeline.csv}. Decides the exit status: 1 when an application with Slotwise read a
- * wrong value or did not recover from a fault within {@link #RECOVERY_LIMIT_NANOS}.
+ * Writes a run's report into its folder: {@code report.md} (the invariants per
+ * application, a table per fault kind, every fault with each application's recovery),
+ * {@code timeline.png} (operations and errors per second with the faults marked) and
+ * {@code timeline.csv}. Decides the exit status: 1 when an application with Slotwise read
+ * a wrong value or did not recover from a fault within {@link #RECOVERY_LIMIT_NANOS}.
  */
 final class SoakReport {
 
@@ -64,9 +65,10 @@ final class SoakReport {
 		List<FaultLog.Fault> faults = this.log.all();
 		StringBuilder md = new StringBuilder();
 		md.append("# Chaos soak ").append(this.options.out().getFileName()).append("\n\n");
-		md.append(String.format("%.1f minutes, seed %d, faults drawn from %s, %d workers per application at %s ops/s "
-				+ "each, %d faults. Load average %s at the start, %s at the end.%n%n", this.endNanos / 60e9,
-				this.options.seed(), this.options.faults(), this.options.workers(),
+		md.append(String.format(
+				"%.1f minutes, seed %d, faults drawn from %s, %d workers per application at %s ops/s "
+						+ "each, %d faults. Load average %s at the start, %s at the end.%n%n",
+				this.endNanos / 60e9, this.options.seed(), this.options.faults(), this.options.workers(),
 				(this.options.rate() > 0) ? Integer.toString(this.options.rate()) : "unlimited", faults.size(),
 				this.loadStart, this.loadEnd));
 		md.append("Every application ran against the same cluster at the same time, so each met the same faults. ")
@@ -81,7 +83,8 @@ final class SoakReport {
 		row(md, "&nbsp; late writes (a failed SET landing over a newer one)",
 				(t) -> Long.toString(t.invariants.lateWrites.sum()));
 		row(md, "&nbsp; other stale reads", (t) -> Long.toString(t.invariants.staleReads.sum()));
-		row(md, "&nbsp; acknowledged increments lost, no kill", (t) -> Long.toString(t.invariants.lostIncrementsUnexplained.sum()));
+		row(md, "&nbsp; acknowledged increments lost, no kill",
+				(t) -> Long.toString(t.invariants.lostIncrementsUnexplained.sum()));
 		row(md, "&nbsp; near cache: reads older than 1 s after a newer acknowledged write",
 				(t) -> t.slotwise ? Long.toString(t.invariants.nearCacheStale.sum()) : "–");
 		row(md, "duplicate increments (at-least-once re-sends)",
@@ -109,7 +112,8 @@ final class SoakReport {
 				this.threadsAtStart, this.threadsAtEnd,
 				bounded(this.threadsAtStart, this.threadsAtEnd) ? "" : " **(more than 2×)**"));
 
-		md.append("## Per fault kind\n\nRecovery: from the fault's end to ").append(Target.RECOVERED_AFTER)
+		md.append("## Per fault kind\n\nRecovery: from the fault's end to ")
+			.append(Target.RECOVERED_AFTER)
 			.append(" consecutive successful operations (median / slowest, seconds); errors: during the fault and ")
 			.append("the 10 s after it.\n\n");
 		md.append("| fault | count |");
@@ -122,7 +126,8 @@ final class SoakReport {
 			}
 			md.append("| ").append(kind).append(" | ").append(ofKind.size()).append(" |");
 			for (Target target : this.targets) {
-				List<Target.Recovery> recoveries = target.recoveries.stream().filter((r) -> r.fault.kind.equals(kind))
+				List<Target.Recovery> recoveries = target.recoveries.stream()
+					.filter((r) -> r.fault.kind.equals(kind))
 					.toList();
 				long errors = recoveries.stream().mapToLong((r) -> r.errors).sum();
 				List<Long> times = recoveries.stream().map((r) -> r.recoveredNanos).sorted().toList();
@@ -139,10 +144,15 @@ final class SoakReport {
 			md.append(String.format("| %d | %.1f | %.1f | %s |", fault.number, fault.startNanos / 1e9,
 					(fault.endNanos - fault.startNanos) / 1e9, fault.detail));
 			for (Target target : this.targets) {
-				Target.Recovery recovery = target.recoveries.stream().filter((r) -> r.fault == fault).findFirst()
+				Target.Recovery recovery = target.recoveries.stream()
+					.filter((r) -> r.fault == fault)
+					.findFirst()
 					.orElse(null);
-				md.append(' ').append((recovery == null) ? "" : recovery.errors + " err, "
-						+ ((recovery.recoveredNanos < 0) ? "**not recovered**" : seconds(recovery.recoveredNanos) + " s"))
+				md.append(' ')
+					.append((recovery == null) ? ""
+							: recovery.errors + " err, "
+									+ ((recovery.recoveredNanos < 0) ? "**not recovered**"
+											: seconds(recovery.recoveredNanos) + " s"))
 					.append(" |");
 			}
 			md.append('\n');
@@ -154,7 +164,10 @@ final class SoakReport {
 			if (kinds.isEmpty()) {
 				md.append("none\n");
 			}
-			kinds.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(12)
+			kinds.entrySet()
+				.stream()
+				.sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+				.limit(12)
 				.forEach((e) -> md.append("- ").append(e.getValue()).append(" × ").append(e.getKey()).append('\n'));
 		}
 		md.append("\n## First violations\n");
@@ -215,9 +228,7 @@ final class SoakReport {
 	}
 
 	long errorsOutside(Target target) {
-		return target.errorTimes().stream()
-			.filter((e) -> !this.log.insideWindow(e[0], e[1], GRACE_NANOS))
-			.count();
+		return target.errorTimes().stream().filter((e) -> !this.log.insideWindow(e[0], e[1], GRACE_NANOS)).count();
 	}
 
 	static long unrecovered(Target target) {
@@ -253,15 +264,20 @@ final class SoakReport {
 				csv.append(',').append(target.opsPerSecond.get(s)).append(',').append(target.errorsPerSecond.get(s));
 			}
 			int second = s;
-			csv.append(',').append(String.join(" ", faults.stream()
-				.filter((f) -> f.startNanos / 1_000_000_000L == second).map((f) -> f.kind).toList()));
+			csv.append(',')
+				.append(String.join(" ",
+						faults.stream()
+							.filter((f) -> f.startNanos / 1_000_000_000L == second)
+							.map((f) -> f.kind)
+							.toList()));
 			csv.append('\n');
 		}
 		Files.writeString(this.options.out().resolve("timeline.csv"), csv.toString());
 	}
 
 	private void chart() throws IOException {
-		XYChart chart = new XYChartBuilder().width(1400).height(600)
+		XYChart chart = new XYChartBuilder().width(1400)
+			.height(600)
 			.title("Chaos soak, seed " + this.options.seed() + ": operations/s (lines) and errors/s (dots, right axis)")
 			.xAxisTitle("seconds")
 			.yAxisTitle("operations/s")
@@ -270,8 +286,9 @@ final class SoakReport {
 		chart.getStyler().setChartBackgroundColor(Color.WHITE);
 		chart.getStyler().setMarkerSize(4);
 		chart.getStyler().setAnnotationLineColor(Color.GRAY);
-		chart.getStyler().setAnnotationLineStroke(
-				new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] { 4f }, 0f));
+		chart.getStyler()
+			.setAnnotationLineStroke(
+					new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] { 4f }, 0f));
 		chart.setYAxisGroupTitle(1, "errors/s");
 		int n = seconds();
 		double[] x = new double[n];
@@ -282,7 +299,8 @@ final class SoakReport {
 		int i = 0;
 		for (Target target : this.targets) {
 			double[] ops = new double[n];
-			// Errors only where there were some: a row of zeros along the axis hides the operations.
+			// Errors only where there were some: a row of zeros along the axis hides the
+			// operations.
 			List<Double> errorSeconds = new java.util.ArrayList<>();
 			List<Double> errors = new java.util.ArrayList<>();
 			for (int s = 0; s < n; s++) {

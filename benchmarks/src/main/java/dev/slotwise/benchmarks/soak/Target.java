@@ -16,13 +16,17 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * One application under test (a Spring Boot context over one client, Slotwise on or off) and what its workers
- * observed: operations and errors per second, the errors themselves, the invariant violations, and how long it took
- * to recover from each fault. Workers record concurrently; the report reads after they stopped.
+ * One application under test (a Spring Boot context over one client, Slotwise on or off)
+ * and what its workers observed: operations and errors per second, the errors themselves,
+ * the invariant violations, and how long it took to recover from each fault. Workers
+ * record concurrently; the report reads after they stopped.
  */
 final class Target {
 
-	/** Consecutive successful operations, all started after a fault ended, that count as recovered. */
+	/**
+	 * Consecutive successful operations, all started after a fault ended, that count as
+	 * recovered.
+	 */
 	static final int RECOVERED_AFTER = 20;
 
 	final String name;
@@ -49,10 +53,15 @@ final class Target {
 
 	final Invariants invariants = new Invariants();
 
-	/** What the near-cache reader of this application saw (Slotwise applications only). */
+	/**
+	 * What the near-cache reader of this application saw (Slotwise applications only).
+	 */
 	final NearCacheFigures nearCache = new NearCacheFigures();
 
-	/** Every error: start and end (nanoseconds since the run started), for the fault-window check. */
+	/**
+	 * Every error: start and end (nanoseconds since the run started), for the
+	 * fault-window check.
+	 */
 	private final List<long[]> errorTimes = new ArrayList<>();
 
 	/** Errors by operation and exception type. */
@@ -156,7 +165,10 @@ final class Target {
 		return (int) Math.min(this.opsPerSecond.length() - 1, Math.max(0, nanos / 1_000_000_000L));
 	}
 
-	/** The exception's type and the first words of its message, through the causes Spring Data wraps around it. */
+	/**
+	 * The exception's type and the first words of its message, through the causes Spring
+	 * Data wraps around it.
+	 */
 	static String describe(Throwable failure) {
 		Throwable root = failure;
 		while (root.getCause() != null && root.getCause() != root) {
@@ -167,7 +179,8 @@ final class Target {
 			message = message.substring(0, 60) + "…";
 		}
 		String outer = failure.getClass().getSimpleName();
-		return (root == failure) ? outer + " " + message : outer + " ← " + root.getClass().getSimpleName() + " " + message;
+		return (root == failure) ? outer + " " + message
+				: outer + " ← " + root.getClass().getSimpleName() + " " + message;
 	}
 
 	/** The near-cache reader's figures. */
@@ -185,10 +198,16 @@ final class Target {
 		/** Older values explained by a master killed right after the newer write. */
 		final LongAdder excusedKill = new LongAdder();
 
-		/** Older values written by a call that reported failure (they may have landed late). */
+		/**
+		 * Older values written by a call that reported failure (they may have landed
+		 * late).
+		 */
 		final LongAdder excusedLate = new LongAdder();
 
-		/** The longest a read started after a newer write's acknowledgement and still returned the older value. */
+		/**
+		 * The longest a read started after a newer write's acknowledgement and still
+		 * returned the older value.
+		 */
 		final LongAccumulator worstLagNanos = new LongAccumulator(Math::max, 0);
 
 	}
@@ -202,7 +221,10 @@ final class Target {
 
 		long errors;
 
-		/** From the fault's end to the last of {@link #RECOVERED_AFTER} consecutive successes; -1 until then. */
+		/**
+		 * From the fault's end to the last of {@link #RECOVERED_AFTER} consecutive
+		 * successes; -1 until then.
+		 */
 		volatile long recoveredNanos = -1;
 
 		Recovery(FaultLog.Fault fault) {

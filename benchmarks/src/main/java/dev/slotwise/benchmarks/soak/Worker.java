@@ -19,14 +19,16 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * One worker of one application: a thread that owns its keys (no other worker writes them), runs a seeded random
- * mix of operations at a steady pace and checks every reply against what it wrote and read before.
+ * One worker of one application: a thread that owns its keys (no other worker writes
+ * them), runs a seeded random mix of operations at a steady pace and checks every reply
+ * against what it wrote and read before.
  * <p>
- * Versioned keys hold {@code <key>#<version>}, versions rising per worker; a read must return a version this worker
- * wrote to that key, not older than the newest it already read or had acknowledged (unless a master was killed
- * right after that newer write: then the server may have lost it). Counters take only {@code INCR}: each reply must
- * be one more than the last acknowledged one, plus at most the increments that failed meanwhile (they may have been
- * applied).
+ * Versioned keys hold {@code <key>#<version>}, versions rising per worker; a read must
+ * return a version this worker wrote to that key, not older than the newest it already
+ * read or had acknowledged (unless a master was killed right after that newer write: then
+ * the server may have lost it). Counters take only {@code INCR}: each reply must be one
+ * more than the last acknowledged one, plus at most the increments that failed meanwhile
+ * (they may have been applied).
  */
 final class Worker implements Runnable {
 
@@ -101,8 +103,9 @@ final class Worker implements Runnable {
 	}
 
 	/**
-	 * The writes of this worker's versioned and multi-key keys (version → sent, answered; answered negative when the
-	 * write failed, {@code Long.MAX_VALUE / 2} while it runs), for readers in other threads.
+	 * The writes of this worker's versioned and multi-key keys (version → sent, answered;
+	 * answered negative when the write failed, {@code Long.MAX_VALUE / 2} while it runs),
+	 * for readers in other threads.
 	 */
 	Map<String, NavigableMap<Long, long[]>> histories() {
 		Map<String, NavigableMap<Long, long[]>> histories = new LinkedHashMap<>();
@@ -231,8 +234,8 @@ final class Worker implements Runnable {
 					: template().opsForValue().multiGet(batch);
 			long end = this.clock.getAsLong();
 			if (values == null || values.size() != batch.size()) {
-				this.target.failed(operation, start, end, new IllegalStateException("Expected " + batch.size()
-						+ " values, got " + ((values != null) ? values.size() : "null")));
+				this.target.failed(operation, start, end, new IllegalStateException(
+						"Expected " + batch.size() + " values, got " + ((values != null) ? values.size() : "null")));
 				this.target.invariants.neverWritten.increment();
 				this.target.invariants.example(operation + " returned " + values + " for " + batch);
 				return;
@@ -248,8 +251,9 @@ final class Worker implements Runnable {
 	}
 
 	/**
-	 * Two SETs, an INCR and two GETs (one of a key just set) in one {@code executePipelined} with Slotwise; one by
-	 * one without it, since Spring Data Redis refuses to pipeline a Jedis cluster connection.
+	 * Two SETs, an INCR and two GETs (one of a key just set) in one
+	 * {@code executePipelined} with Slotwise; one by one without it, since Spring Data
+	 * Redis refuses to pipeline a Jedis cluster connection.
 	 */
 	private void pipeline() {
 		String first = pick(this.versioned);
@@ -313,8 +317,9 @@ final class Worker implements Runnable {
 	}
 
 	/**
-	 * Checks every key once more after the faults stopped: each value must be one this worker wrote, not older than
-	 * the newest acknowledged or read; each counter at least its last acknowledged value.
+	 * Checks every key once more after the faults stopped: each value must be one this
+	 * worker wrote, not older than the newest acknowledged or read; each counter at least
+	 * its last acknowledged value.
 	 */
 	void finalCheck() {
 		for (String key : this.keys.keySet()) {
@@ -339,7 +344,8 @@ final class Worker implements Runnable {
 				String value = template().opsForValue().get(key);
 				long reply = (value != null) ? Long.parseLong(value) : 0;
 				CounterState state = this.counterStates.get(key);
-				// A read, not an INCR: the expected value is the last acknowledged one, not one more.
+				// A read, not an INCR: the expected value is the last acknowledged one,
+				// not one more.
 				state.lastAcknowledged--;
 				counted(key, reply + 0, start, start);
 			}
@@ -349,7 +355,10 @@ final class Worker implements Runnable {
 		}
 	}
 
-	/** Checks an INCR reply (or, at the end, a counter's value as if it came from one more INCR). */
+	/**
+	 * Checks an INCR reply (or, at the end, a counter's value as if it came from one more
+	 * INCR).
+	 */
 	private void counted(String key, long reply, long start, long end) {
 		Invariants invariants = this.target.invariants;
 		invariants.checked.increment();
@@ -477,12 +486,14 @@ final class Worker implements Runnable {
 	}
 
 	/**
-	 * A versioned key's writes (version → sent, answered; answered negative when the write failed) and reads. The
-	 * history is read by the near-cache readers of other threads: entries are replaced, never changed in place.
+	 * A versioned key's writes (version → sent, answered; answered negative when the
+	 * write failed) and reads. The history is read by the near-cache readers of other
+	 * threads: entries are replaced, never changed in place.
 	 */
 	private static final class KeyState {
 
-		final ConcurrentSkipListMap<Long, long[]> history = new ConcurrentSkipListMap<>(Map.of(0L, new long[] { 0, 0 }));
+		final ConcurrentSkipListMap<Long, long[]> history = new ConcurrentSkipListMap<>(
+				Map.of(0L, new long[] { 0, 0 }));
 
 		long lastAcknowledged;
 
@@ -506,7 +517,10 @@ final class Worker implements Runnable {
 
 	}
 
-	/** A counter's last acknowledged value and the increments that failed since (each may have been applied). */
+	/**
+	 * A counter's last acknowledged value and the increments that failed since (each may
+	 * have been applied).
+	 */
 	private static final class CounterState {
 
 		long lastAcknowledged;

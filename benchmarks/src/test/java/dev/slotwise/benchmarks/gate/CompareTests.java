@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The gate on synthetic JMH results: what must and must not be flagged, and what it cannot judge.
+ * The gate on synthetic JMH results: what must and must not be flagged, and what it
+ * cannot judge.
  */
 class CompareTests {
 
@@ -35,7 +36,10 @@ class CompareTests {
 
 	private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-	/** A steady baseline run: SDR about 1,000 calls/s, Slotwise about 4,000, iterations within 1%. */
+	/**
+	 * A steady baseline run: SDR about 1,000 calls/s, Slotwise about 4,000, iterations
+	 * within 1%.
+	 */
 	private Jmh steady() {
 		return new Jmh().add(THROUGHPUT, "thrpt", SDR, 990, 1010, 1000, 995, 1005)
 			.add(THROUGHPUT, "thrpt", SLOTWISE, 3960, 4040, 4000, 3980, 4020);
@@ -60,7 +64,8 @@ class CompareTests {
 
 	@Test
 	void slowerWithinNoiseIsNotFlagged() throws IOException {
-		// 15% slower (beyond the 10% threshold) but the iterations scatter by about 13% in both runs.
+		// 15% slower (beyond the 10% threshold) but the iterations scatter by about 13%
+		// in both runs.
 		Path baseline = new Jmh().add(THROUGHPUT, "thrpt", SDR, 990, 1010, 1000, 995, 1005)
 			.add(THROUGHPUT, "thrpt", SLOTWISE, 3400, 4600, 4000, 3500, 4500)
 			.write(this.dir.resolve("baseline.json"));
@@ -137,11 +142,11 @@ class CompareTests {
 				assertThat(line.verdict()).isEqualTo(Verdict.REGRESSION);
 				assertThat(line.failsGate()).isFalse();
 			});
-		assertThat(report.find(Kind.RATIO, "MultiGetThroughputBenchmark"))
-			.hasValueSatisfying((line) -> assertThat(line.verdict()).isIn(Verdict.SLOWER_WITHIN_NOISE,
-					Verdict.FASTER_WITHIN_NOISE));
-		assertThat(Compare.run(new String[] { "--gate", "both", baseline.toString(), candidate.toString() },
-				quiet(), quiet())).isEqualTo(1);
+		assertThat(report.find(Kind.RATIO, "MultiGetThroughputBenchmark")).hasValueSatisfying(
+				(line) -> assertThat(line.verdict()).isIn(Verdict.SLOWER_WITHIN_NOISE, Verdict.FASTER_WITHIN_NOISE));
+		assertThat(Compare.run(new String[] { "--gate", "both", baseline.toString(), candidate.toString() }, quiet(),
+				quiet()))
+			.isEqualTo(1);
 	}
 
 	@Test
@@ -160,7 +165,10 @@ class CompareTests {
 		assertThat(output()).doesNotContain("WARNING");
 	}
 
-	/** Only the two Slotwise targets, no Spring Data row: Slotwise over Lettuce about 4,000 calls/s, over Jedis 5,000. */
+	/**
+	 * Only the two Slotwise targets, no Spring Data row: Slotwise over Lettuce about
+	 * 4,000 calls/s, over Jedis 5,000.
+	 */
 	private static Jmh slotwiseOnly(double factor) {
 		return new Jmh()
 			.add(THROUGHPUT, "thrpt", SLOTWISE, 3960 * factor, 4040 * factor, 4000 * factor, 3980 * factor,
@@ -193,7 +201,8 @@ class CompareTests {
 
 	@Test
 	void aCandidateThatDroppedTheBaselineRowIsGatedOnAbsoluteSpeed() throws IOException {
-		// The baseline run had Spring Data's row, the candidate did not: no ratio can be formed either way.
+		// The baseline run had Spring Data's row, the candidate did not: no ratio can be
+		// formed either way.
 		Path baseline = steady().write(this.dir.resolve("baseline.json"));
 		Path candidate = new Jmh().add(THROUGHPUT, "thrpt", SLOTWISE, 1980, 2020, 2000, 1990, 2010)
 			.write(this.dir.resolve("candidate.json"));
@@ -216,7 +225,8 @@ class CompareTests {
 		assertThat(errors()).contains("Cannot gate 2 row(s) whose in-run baseline did not run in both runs")
 			.contains("different machines (baseline: 2 cores, AMD EPYC; candidate: 2 cores, Intel(R) Xeon(R))");
 		assertThat(Compare.run(new String[] { "--gate", "absolute", before.toString(), after.toString() }, quiet(),
-				quiet())).isEqualTo(1);
+				quiet()))
+			.isEqualTo(1);
 	}
 
 	@Test
@@ -249,7 +259,8 @@ class CompareTests {
 	@Test
 	void nothingInCommonIsBadInput() throws IOException {
 		Path baseline = steady().write(this.dir.resolve("baseline.json"));
-		Path candidate = new Jmh().add("PoolThroughputBenchmark.get", "thrpt", Map.of("pool", "slotwise-defaults"), 1, 2)
+		Path candidate = new Jmh()
+			.add("PoolThroughputBenchmark.get", "thrpt", Map.of("pool", "slotwise-defaults"), 1, 2)
 			.write(this.dir.resolve("candidate.json"));
 		assertThat(run(baseline, candidate)).isEqualTo(2);
 		assertThat(errors()).contains("No benchmark in common");
@@ -300,7 +311,10 @@ class CompareTests {
 		return Map.of("keys", Integer.toString(keys), "target", target);
 	}
 
-	/** A latency run at 1,000 keys: SDR 4,000 us, Slotwise over Jedis 1,000 us, over Lettuce the given time. */
+	/**
+	 * A latency run at 1,000 keys: SDR 4,000 us, Slotwise over Jedis 1,000 us, over
+	 * Lettuce the given time.
+	 */
 	private static Jmh latency(double lettuce) {
 		return new Jmh().addSample(LATENCY, at(1000, "sdr-lettuce"), 3980, 4020, 4000, 3990, 4010)
 			.addSample(LATENCY, at(1000, "slotwise-jedis"), 995, 1005, 1000, 998, 1002)
@@ -310,8 +324,10 @@ class CompareTests {
 
 	@Test
 	void lettuceOverTheLimitAgainstJedisFailsTheGateEvenWithEveryComparisonWithin() throws IOException {
-		// The drift of issue 27: both runs over the limit by a few percent each, so no before/after comparison
-		// moves beyond the threshold; the candidate's Lettuce path at 1.2x the Jedis path's time fails.
+		// The drift of issue 27: both runs over the limit by a few percent each, so no
+		// before/after comparison
+		// moves beyond the threshold; the candidate's Lettuce path at 1.2x the Jedis
+		// path's time fails.
 		Path baseline = latency(1150).write(this.dir.resolve("baseline.json"));
 		Path candidate = latency(1200).write(this.dir.resolve("candidate.json"));
 		assertThat(run(baseline, candidate)).isEqualTo(1);
@@ -323,7 +339,9 @@ class CompareTests {
 			assertThat(limit.verdict()).isEqualTo(Verdict.OVER_LIMIT);
 			assertThat(limit.failsGate()).isTrue();
 		});
-		assertThat(output()).contains("slotwise-lettuce / slotwise-jedis").contains("1.20x").contains("OVER LIMIT")
+		assertThat(output()).contains("slotwise-lettuce / slotwise-jedis")
+			.contains("1.20x")
+			.contains("OVER LIMIT")
 			.contains("1 regression(s) gated");
 	}
 
@@ -352,7 +370,8 @@ class CompareTests {
 
 	@Test
 	void theLimitHoldsOnlyAtOneThousandKeys() throws IOException {
-		// At 10 keys one round trip on Lettuce's event loop is the floor (1.24x in the full run of 2026-11-25).
+		// At 10 keys one round trip on Lettuce's event loop is the floor (1.24x in the
+		// full run of 2026-11-25).
 		Path run = new Jmh().addSample(LATENCY, at(10, "sdr-lettuce"), 160, 161, 159, 160, 160)
 			.addSample(LATENCY, at(10, "slotwise-jedis"), 100, 101, 99, 100, 100)
 			.addSample(LATENCY, at(10, "slotwise-lettuce"), 130, 131, 129, 130, 130)
@@ -365,7 +384,8 @@ class CompareTests {
 		this.out.reset();
 		this.err.reset();
 		return Compare.run(new String[] { baseline.toString(), candidate.toString() },
-				new PrintStream(this.out, true, StandardCharsets.UTF_8), new PrintStream(this.err, true, StandardCharsets.UTF_8));
+				new PrintStream(this.out, true, StandardCharsets.UTF_8),
+				new PrintStream(this.err, true, StandardCharsets.UTF_8));
 	}
 
 	private static Compare.Report report(Path baseline, Path candidate) {

@@ -29,15 +29,16 @@ final class Jmh {
 	}
 
 	/**
-	 * Adds a sample-mode result: each iteration a histogram of three buckets around its median.
+	 * Adds a sample-mode result: each iteration a histogram of three buckets around its
+	 * median.
 	 */
 	Jmh addSample(String benchmark, Map<String, String> params, double... iterationMedians) {
 		String histograms = DoubleStream.of(iterationMedians)
 			.mapToObj((m) -> "[[" + number(m * 0.9) + ", 10], [" + number(m) + ", 30], [" + number(m * 2) + ", 10]]")
 			.collect(Collectors.joining(", "));
 		double median = DoubleStream.of(iterationMedians).sorted().toArray()[iterationMedians.length / 2];
-		this.runs.add(run(benchmark, "sample", params, median * 1.2, "us/op",
-				"\"scorePercentiles\": {\"50.0\": " + number(median) + "}, \"rawDataHistogram\": [[" + histograms + "]]"));
+		this.runs.add(run(benchmark, "sample", params, median * 1.2, "us/op", "\"scorePercentiles\": {\"50.0\": "
+				+ number(median) + "}, \"rawDataHistogram\": [[" + histograms + "]]"));
 		return this;
 	}
 
@@ -48,7 +49,8 @@ final class Jmh {
 
 	private static String run(String benchmark, String mode, Map<String, String> params, double score, String unit,
 			String data) {
-		String paramJson = params.entrySet().stream()
+		String paramJson = params.entrySet()
+			.stream()
 			.map((e) -> "\"" + e.getKey() + "\": \"" + e.getValue() + "\"")
 			.collect(Collectors.joining(", "));
 		return "{\"jmhVersion\": \"1.37\", \"benchmark\": \"dev.slotwise.benchmarks." + benchmark + "\", \"mode\": \""

@@ -25,8 +25,10 @@ class SummaryTests {
 		Jmh jmh = new Jmh();
 		for (String keys : new String[] { "10", "1000" }) {
 			int scale = Integer.parseInt(keys);
-			jmh.addSample(latency, Map.of("keys", keys, "target", "sdr-lettuce"), 20.0 * scale, 21.0 * scale, 19.0 * scale)
-				.addSample(latency, Map.of("keys", keys, "target", "slotwise-jedis"), 5.0 * scale, 5.1 * scale, 4.9 * scale);
+			jmh.addSample(latency, Map.of("keys", keys, "target", "sdr-lettuce"), 20.0 * scale, 21.0 * scale,
+					19.0 * scale)
+				.addSample(latency, Map.of("keys", keys, "target", "slotwise-jedis"), 5.0 * scale, 5.1 * scale,
+						4.9 * scale);
 		}
 		jmh.write(this.run.resolve("multiget-latency.json"));
 		new Jmh().add("PipelineBenchmark.batch", "thrpt", Map.of("target", "sdr-jedis-one-by-one"), 25, 26, 24)
@@ -39,7 +41,8 @@ class SummaryTests {
 		Summary.main(new String[] { this.run.toString() });
 
 		String summary = Files.readString(this.run.resolve("summary.md"));
-		assertThat(summary).contains("Machine: 2 cores (test)").contains("with uncommitted changes")
+		assertThat(summary).contains("Machine: 2 cores (test)")
+			.contains("with uncommitted changes")
 			.contains("| keys=1000, target=slotwise-jedis | 5,000 |")
 			.contains("4.00x ±")
 			.contains("| target=slotwise-jedis-pipelined | 300 |")

@@ -5,7 +5,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link FaultLog}: which regressions a master kill explains, which errors fall inside a fault's window.
+ * {@link FaultLog}: which regressions a master kill explains, which errors fall inside a
+ * fault's window.
  */
 class FaultLogTests {
 
@@ -22,7 +23,8 @@ class FaultLogTests {
 	void aWriteAcknowledgedAfterTheKillWasNotLostByIt() {
 		FaultLog log = new FaultLog();
 		log.start("kill", "", 10 * S).endNanos = 14 * S;
-		// The late write of issue #21: the newer value was acknowledged by the node that took over.
+		// The late write of issue #21: the newer value was acknowledged by the node that
+		// took over.
 		assertThat(log.killCouldHaveLost(12 * S, 12 * S + S / 100, 20 * S)).isFalse();
 	}
 

@@ -28,8 +28,8 @@ class SoakOptionsTests {
 	void everyOption() {
 		SoakOptions options = SoakOptions.parse("--minutes", "2.5", "--seed", "7", "--faults", "kill,pause", "--client",
 				"lettuce", "--no-control", "--workers", "2", "--rate", "0", "--gap", "8-12", "--out", "x");
-		assertThat(options).isEqualTo(new SoakOptions(2.5, 7, List.of("kill", "pause"), List.of("lettuce"), false, 2,
-				0, 8, 12, Path.of("x")));
+		assertThat(options).isEqualTo(new SoakOptions(2.5, 7, List.of("kill", "pause"), List.of("lettuce"), false, 2, 0,
+				8, 12, Path.of("x")));
 	}
 
 	@Test

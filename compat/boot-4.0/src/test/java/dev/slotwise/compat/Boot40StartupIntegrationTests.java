@@ -25,9 +25,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An application with Slotwise on the class path, started on Spring Boot 4.0.x's jars (Spring Data Redis 4.0, Jedis
- * 7.0, Lettuce 6.8), which Slotwise is not built for: it starts on Spring Boot's own connection factory, serves
- * cross-slot commands through plain Spring Data Redis, and the log has exactly one WARN naming the versions — no
+ * An application with Slotwise on the class path, started on Spring Boot 4.0.x's jars
+ * (Spring Data Redis 4.0, Jedis 7.0, Lettuce 6.8), which Slotwise is not built for: it
+ * starts on Spring Boot's own connection factory, serves cross-slot commands through
+ * plain Spring Data Redis, and the log has exactly one WARN naming the versions — no
  * {@code NoClassDefFoundError} or {@code NoSuchMethodError}.
  */
 @WithRedisCluster

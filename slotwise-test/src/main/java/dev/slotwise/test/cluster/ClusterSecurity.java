@@ -7,9 +7,10 @@ import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.DefaultJedisClientConfig;
 
 /**
- * How the nodes of a test cluster admit clients: a password for the default user ({@code requirepass}), an ACL
- * user with the default user switched off, or TLS only ({@code port 0}). The test kit's admin connections and the
- * nodes' own links to each other (replication, {@code MIGRATE}, the cluster bus) use what the mode needs; the
+ * How the nodes of a test cluster admit clients: a password for the default user
+ * ({@code requirepass}), an ACL user with the default user switched off, or TLS only
+ * ({@code port 0}). The test kit's admin connections and the nodes' own links to each
+ * other (replication, {@code MIGRATE}, the cluster bus) use what the mode needs; the
  * application under test is configured by the test.
  */
 public final class ClusterSecurity {
@@ -17,7 +18,10 @@ public final class ClusterSecurity {
 	/** No password, no TLS: what {@link RedisTestCluster#start(ClusterShape)} runs. */
 	public static final ClusterSecurity NONE = new ClusterSecurity(null, null, null, null, null);
 
-	/** The ACL user the test kit administers a cluster of {@link #aclUser(String, String)} with. */
+	/**
+	 * The ACL user the test kit administers a cluster of {@link #aclUser(String, String)}
+	 * with.
+	 */
 	public static final String ADMIN_USER = "slotwise-test-admin";
 
 	private static final String ADMIN_PASSWORD = "slotwise-test-admin-secret";
@@ -42,7 +46,8 @@ public final class ClusterSecurity {
 	}
 
 	/**
-	 * The default user needs a password ({@code requirepass}); replicas authenticate with it ({@code masterauth}).
+	 * The default user needs a password ({@code requirepass}); replicas authenticate with
+	 * it ({@code masterauth}).
 	 * @param password the password
 	 * @return the mode
 	 */
@@ -51,8 +56,9 @@ public final class ClusterSecurity {
 	}
 
 	/**
-	 * The default user is off ({@code user default off}); the application's user has every permission
-	 * ({@code ~* &* +@all}) and a password, and the test kit and replicas use an admin user of their own.
+	 * The default user is off ({@code user default off}); the application's user has
+	 * every permission ({@code ~* &* +@all}) and a password, and the test kit and
+	 * replicas use an admin user of their own.
 	 * @param user the application's user
 	 * @param password its password
 	 * @return the mode
@@ -62,8 +68,9 @@ public final class ClusterSecurity {
 	}
 
 	/**
-	 * Clients connect over TLS only ({@code port 0}, {@code tls-port}); the nodes talk to each other over TLS too
-	 * ({@code tls-cluster yes}, {@code tls-replication yes}). Clients are not asked for certificates.
+	 * Clients connect over TLS only ({@code port 0}, {@code tls-port}); the nodes talk to
+	 * each other over TLS too ({@code tls-cluster yes}, {@code tls-replication yes}).
+	 * Clients are not asked for certificates.
 	 * @param certificates the CA and the nodes' certificate
 	 * @return the mode
 	 */
@@ -73,7 +80,8 @@ public final class ClusterSecurity {
 
 	/**
 	 * Returns the user the application connects as.
-	 * @return the ACL user, {@code null} unless the mode is {@link #aclUser(String, String)}
+	 * @return the ACL user, {@code null} unless the mode is
+	 * {@link #aclUser(String, String)}
 	 */
 	public @Nullable String username() {
 		return this.user;
@@ -81,7 +89,8 @@ public final class ClusterSecurity {
 
 	/**
 	 * Returns the password the application connects with.
-	 * @return the default user's or the ACL user's password, {@code null} when the mode needs none
+	 * @return the default user's or the ACL user's password, {@code null} when the mode
+	 * needs none
 	 */
 	public @Nullable String password() {
 		return (this.user != null) ? this.userPassword : this.requirePass;
@@ -96,7 +105,8 @@ public final class ClusterSecurity {
 	}
 
 	/**
-	 * Returns the {@code redis-server} arguments of a node; the port is the TLS port in TLS mode.
+	 * Returns the {@code redis-server} arguments of a node; the port is the TLS port in
+	 * TLS mode.
 	 * @param port the node's client port
 	 * @return the arguments, added after the test kit's own
 	 */

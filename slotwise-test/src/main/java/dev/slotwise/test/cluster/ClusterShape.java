@@ -8,7 +8,10 @@ package dev.slotwise.test.cluster;
  */
 public record ClusterShape(int masters, int replicasPerMaster) {
 
-	/** Three masters with one replica each: the shape Redis recommends as the smallest production cluster. */
+	/**
+	 * Three masters with one replica each: the shape Redis recommends as the smallest
+	 * production cluster.
+	 */
 	public static final ClusterShape DEFAULT = new ClusterShape(3, 1);
 
 	public ClusterShape {

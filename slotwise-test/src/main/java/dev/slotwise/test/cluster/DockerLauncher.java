@@ -13,9 +13,9 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * Runs every node inside one Redis container that shares the host's network, so nodes announce loopback addresses
- * the tests can reach, exactly as local processes do. Used only when no {@code redis-server} binary is installed
- * but a Docker engine is reachable.
+ * Runs every node inside one Redis container that shares the host's network, so nodes
+ * announce loopback addresses the tests can reach, exactly as local processes do. Used
+ * only when no {@code redis-server} binary is installed but a Docker engine is reachable.
  */
 final class DockerLauncher implements NodeLauncher {
 
@@ -83,7 +83,8 @@ final class DockerLauncher implements NodeLauncher {
 
 	private String serverCommand(int port) {
 		return "mkdir -p /data/" + port + " && redis-server --port " + port + " --bind 127.0.0.1 --cluster-enabled yes"
-				+ " --cluster-port " + this.busPorts.get(port) + " --cluster-config-file nodes.conf --cluster-node-timeout 1500 --dir /data/" + port
+				+ " --cluster-port " + this.busPorts.get(port)
+				+ " --cluster-config-file nodes.conf --cluster-node-timeout 1500 --dir /data/" + port
 				+ " --save '' --appendonly no --protected-mode no --daemonize yes --logfile redis.log";
 	}
 
@@ -91,7 +92,8 @@ final class DockerLauncher implements NodeLauncher {
 		try {
 			ExecResult result = this.container.execInContainer("sh", "-c", command);
 			if (result.getExitCode() != 0) {
-				throw new IllegalStateException("'" + command + "' failed in the Redis container: " + result.getStderr());
+				throw new IllegalStateException(
+						"'" + command + "' failed in the Redis container: " + result.getStderr());
 			}
 		}
 		catch (IOException ex) {

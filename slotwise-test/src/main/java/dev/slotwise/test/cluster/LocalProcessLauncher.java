@@ -22,13 +22,16 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * Runs each node as a child {@code redis-server} process of this JVM, in a private directory under the system
- * temporary directory. The directory records the owning JVM's pid and every node's pid, so that a later run can
- * stop the processes of a JVM that died without running its shutdown hooks ({@code kill -9}), and nothing else.
+ * Runs each node as a child {@code redis-server} process of this JVM, in a private
+ * directory under the system temporary directory. The directory records the owning JVM's
+ * pid and every node's pid, so that a later run can stop the processes of a JVM that died
+ * without running its shutdown hooks ({@code kill -9}), and nothing else.
  */
 final class LocalProcessLauncher implements NodeLauncher {
 
-	/** What redis-server logs once it listens on every port, the cluster bus's included. */
+	/**
+	 * What redis-server logs once it listens on every port, the cluster bus's included.
+	 */
 	private static final String READY = "Ready to accept connections";
 
 	private static final String DIRECTORY_PREFIX = "slotwise-redis-";
@@ -41,7 +44,10 @@ final class LocalProcessLauncher implements NodeLauncher {
 
 	private final Map<Integer, Process> processes = new ConcurrentHashMap<>();
 
-	/** The size of each node's log when it was last launched: what it wrote since tells whether it started. */
+	/**
+	 * The size of each node's log when it was last launched: what it wrote since tells
+	 * whether it started.
+	 */
 	private final Map<Integer, Long> logStarts = new ConcurrentHashMap<>();
 
 	/** The cluster bus port of each node, by client port, for restarts. */
@@ -55,7 +61,8 @@ final class LocalProcessLauncher implements NodeLauncher {
 
 	/**
 	 * @param executable the {@code redis-server} to run
-	 * @param extraArguments more configuration for every node, e.g. {@code --cluster-announce-hostname localhost}
+	 * @param extraArguments more configuration for every node, e.g.
+	 * {@code --cluster-announce-hostname localhost}
 	 */
 	LocalProcessLauncher(String executable, List<String> extraArguments) {
 		this(executable, constant(extraArguments));
@@ -63,7 +70,8 @@ final class LocalProcessLauncher implements NodeLauncher {
 
 	/**
 	 * @param executable the {@code redis-server} to run
-	 * @param extraArguments more configuration for each node, by port, e.g. a {@code --cluster-announce-port}
+	 * @param extraArguments more configuration for each node, by port, e.g. a
+	 * {@code --cluster-announce-port}
 	 */
 	LocalProcessLauncher(String executable, Function<Integer, List<String>> extraArguments) {
 		this.executable = executable;
@@ -80,8 +88,8 @@ final class LocalProcessLauncher implements NodeLauncher {
 	}
 
 	/**
-	 * Finds the {@code redis-server} executable: {@code SLOTWISE_REDIS_SERVER}, then the {@code PATH}, then the
-	 * usual install locations.
+	 * Finds the {@code redis-server} executable: {@code SLOTWISE_REDIS_SERVER}, then the
+	 * {@code PATH}, then the usual install locations.
 	 * @return the executable, if any
 	 */
 	static Optional<String> findExecutable() {
@@ -195,9 +203,9 @@ final class LocalProcessLauncher implements NodeLauncher {
 			this.logStarts.put(port, Files.exists(log) ? Files.size(log) : 0L);
 			List<String> command = new ArrayList<>(List.of(this.executable, "--port", Integer.toString(port), "--bind",
 					"127.0.0.1", "--cluster-enabled", "yes", "--cluster-port", Integer.toString(busPort(port)),
-					"--cluster-config-file", "nodes.conf",
-					"--cluster-node-timeout", "1500", "--dir", nodeDirectory.toString(), "--save", "", "--appendonly",
-					"no", "--protected-mode", "no", "--daemonize", "no", "--logfile", "redis.log"));
+					"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "1500", "--dir",
+					nodeDirectory.toString(), "--save", "", "--appendonly", "no", "--protected-mode", "no",
+					"--daemonize", "no", "--logfile", "redis.log"));
 			command.addAll(this.extraArguments.apply(port));
 			ProcessBuilder builder = new ProcessBuilder(command);
 			builder.redirectErrorStream(true);
@@ -227,16 +235,19 @@ final class LocalProcessLauncher implements NodeLauncher {
 			if (process != null && !process.isAlive()) {
 				String log = readLog(port);
 				if (log.contains("Address already in use")) {
-					throw new PortsTakenException(List.of(port), log.lines()
-						.filter((line) -> line.contains("Address already in use"))
-						.findFirst()
-						.orElse(log));
+					throw new PortsTakenException(List.of(port),
+							log.lines()
+								.filter((line) -> line.contains("Address already in use"))
+								.findFirst()
+								.orElse(log));
 				}
-				throw new IllegalStateException("redis-server on port " + port + " exited with code "
-						+ process.exitValue() + ": " + log);
+				throw new IllegalStateException(
+						"redis-server on port " + port + " exited with code " + process.exitValue() + ": " + log);
 			}
-			// The client port accepts as soon as it listens, before the server binds its cluster bus port and
-			// before it could fail to: only the server's own "ready" line, written after both, says it started.
+			// The client port accepts as soon as it listens, before the server binds its
+			// cluster bus port and
+			// before it could fail to: only the server's own "ready" line, written after
+			// both, says it started.
 			if (readySinceLaunch(port)) {
 				try (Socket socket = new Socket()) {
 					socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
@@ -248,12 +259,13 @@ final class LocalProcessLauncher implements NodeLauncher {
 			}
 			sleep(20);
 		}
-		throw new IllegalStateException("redis-server on port " + port + " did not accept connections within 20s: "
-				+ readLog(port));
+		throw new IllegalStateException(
+				"redis-server on port " + port + " did not accept connections within 20s: " + readLog(port));
 	}
 
 	/**
-	 * Whether the node's log says, since its last launch, that it is ready to accept connections.
+	 * Whether the node's log says, since its last launch, that it is ready to accept
+	 * connections.
 	 */
 	private boolean readySinceLaunch(int port) {
 		Path log = this.directory.resolve(Integer.toString(port)).resolve("redis.log");
@@ -263,8 +275,8 @@ final class LocalProcessLauncher implements NodeLauncher {
 				return false;
 			}
 			byte[] bytes = Files.readAllBytes(log);
-			String since = new String(bytes, (int) Math.min(from, bytes.length), (int) (bytes.length - Math.min(from,
-					bytes.length)), StandardCharsets.UTF_8);
+			String since = new String(bytes, (int) Math.min(from, bytes.length),
+					(int) (bytes.length - Math.min(from, bytes.length)), StandardCharsets.UTF_8);
 			return since.contains(READY);
 		}
 		catch (IOException ex) {
@@ -294,7 +306,8 @@ final class LocalProcessLauncher implements NodeLauncher {
 	}
 
 	/**
-	 * Stops nodes left behind by test JVMs that are gone, recognised by their directory's {@code owner.pid}.
+	 * Stops nodes left behind by test JVMs that are gone, recognised by their directory's
+	 * {@code owner.pid}.
 	 */
 	private static void reapOrphans() {
 		Path tmp = Path.of(System.getProperty("java.io.tmpdir"));

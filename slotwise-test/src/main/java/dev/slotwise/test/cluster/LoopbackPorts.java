@@ -21,35 +21,52 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Hands out loopback ports for test servers that no other process can take between the choice and the bind.
+ * Hands out loopback ports for test servers that no other process can take between the
+ * choice and the bind.
  * <p>
- * Two things take a port a test server was about to bind. Outgoing connections of any process take a local port
- * from the machine's ephemeral range ({@code /proc/sys/net/ipv4/ip_local_port_range} on Linux): no port handed out
- * here lies in it, so no connect can take one. Other test JVMs choose ports too: the ports are handed out from
- * blocks of {@value #BLOCK_SIZE}, and a JVM holds an exclusive file lock on a block's lock file
- * ({@code slotwise-ports-<first port>.lock} in the temporary directory) for as long as it uses the block. The
- * operating system releases the lock when the JVM exits, however it exits, so a block is never lost. A port is
- * also checked with a bind before it is handed out, for servers that are not tests (port 6379 is never in a block).
+ * Two things take a port a test server was about to bind. Outgoing connections of any
+ * process take a local port from the machine's ephemeral range
+ * ({@code /proc/sys/net/ipv4/ip_local_port_range} on Linux): no port handed out here lies
+ * in it, so no connect can take one. Other test JVMs choose ports too: the ports are
+ * handed out from blocks of {@value #BLOCK_SIZE}, and a JVM holds an exclusive file lock
+ * on a block's lock file ({@code slotwise-ports-<first port>.lock} in the temporary
+ * directory) for as long as it uses the block. The operating system releases the lock
+ * when the JVM exits, however it exits, so a block is never lost. A port is also checked
+ * with a bind before it is handed out, for servers that are not tests (port 6379 is never
+ * in a block).
  * <p>
- * Ports of a Redis Cluster node come in pairs: the client port and the cluster bus port, which the node is told
- * explicitly ({@code cluster-port}) instead of the default client port + 10000.
+ * Ports of a Redis Cluster node come in pairs: the client port and the cluster bus port,
+ * which the node is told explicitly ({@code cluster-port}) instead of the default client
+ * port + 10000.
  */
 public final class LoopbackPorts implements AutoCloseable {
 
-	/** Ports per block: a 3 x 1 cluster uses 12, the rest serves added nodes and binds that failed. */
+	/**
+	 * Ports per block: a 3 x 1 cluster uses 12, the rest serves added nodes and binds
+	 * that failed.
+	 */
 	static final int BLOCK_SIZE = 32;
 
-	/** The lowest port handed out, above the ports servers commonly use (6379, 7000-7005, 8080, 9092, ...). */
+	/**
+	 * The lowest port handed out, above the ports servers commonly use (6379, 7000-7005,
+	 * 8080, 9092, ...).
+	 */
 	private static final int LOWEST = 20_000;
 
 	private static final int HIGHEST = 65_535;
 
-	/** The ephemeral range assumed where the kernel does not say: IANA's dynamic ports (macOS, Windows). */
+	/**
+	 * The ephemeral range assumed where the kernel does not say: IANA's dynamic ports
+	 * (macOS, Windows).
+	 */
 	private static final int[] IANA_DYNAMIC = { 49_152, 65_535 };
 
 	private static final Path RANGE_FILE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
 
-	/** Blocks locked by any instance in this JVM: a second lock of the same file in one JVM would fail anyway. */
+	/**
+	 * Blocks locked by any instance in this JVM: a second lock of the same file in one
+	 * JVM would fail anyway.
+	 */
 	private static final Set<Integer> LOCKED_IN_THIS_JVM = ConcurrentHashMap.newKeySet();
 
 	private static volatile LoopbackPorts shared;
@@ -62,7 +79,8 @@ public final class LoopbackPorts implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a new set of ports, released with {@link #close()}; blocks are claimed as ports are asked for.
+	 * Starts a new set of ports, released with {@link #close()}; blocks are claimed as
+	 * ports are asked for.
 	 * @return the set, holding no block yet
 	 */
 	static LoopbackPorts claim() {
@@ -70,8 +88,8 @@ public final class LoopbackPorts implements AutoCloseable {
 	}
 
 	/**
-	 * Returns a loopback port outside the ephemeral range that no other test JVM uses and nothing listens on now,
-	 * reserved for this JVM until it exits.
+	 * Returns a loopback port outside the ephemeral range that no other test JVM uses and
+	 * nothing listens on now, reserved for this JVM until it exits.
 	 * @return the port
 	 */
 	public static int freePort() {
@@ -89,12 +107,14 @@ public final class LoopbackPorts implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the machine's ephemeral port range, where outgoing connections take their local port.
+	 * Returns the machine's ephemeral port range, where outgoing connections take their
+	 * local port.
 	 * @return the first and last port of the range
 	 */
 	public static int[] ephemeralRange() {
 		if (Files.isReadable(RANGE_FILE)) {
-			// Not Files.readString: it trusts the size /proc reports and returned "3" for "32768 60999" on JDK 17.
+			// Not Files.readString: it trusts the size /proc reports and returned "3" for
+			// "32768 60999" on JDK 17.
 			try (InputStream in = Files.newInputStream(RANGE_FILE)) {
 				String[] bounds = new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim().split("\\s+");
 				return new int[] { Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1]) };
@@ -124,8 +144,8 @@ public final class LoopbackPorts implements AutoCloseable {
 	}
 
 	/**
-	 * Returns a port that is free now and was not handed out before by this set, claiming another block when the
-	 * ones held are used up.
+	 * Returns a port that is free now and was not handed out before by this set, claiming
+	 * another block when the ones held are used up.
 	 * @return the port
 	 */
 	synchronized int next() {
@@ -213,8 +233,8 @@ public final class LoopbackPorts implements AutoCloseable {
 	private static Block tryLock(Path directory, int start) {
 		FileChannel channel = null;
 		try {
-			channel = FileChannel.open(directory.resolve("slotwise-ports-" + start + ".lock"), StandardOpenOption.CREATE,
-					StandardOpenOption.WRITE);
+			channel = FileChannel.open(directory.resolve("slotwise-ports-" + start + ".lock"),
+					StandardOpenOption.CREATE, StandardOpenOption.WRITE);
 			FileLock lock = channel.tryLock();
 			if (lock != null) {
 				return new Block(start, channel);
@@ -259,7 +279,10 @@ public final class LoopbackPorts implements AutoCloseable {
 		}
 	}
 
-	/** A block of ports and the open lock file that claims it; closing the channel releases the lock. */
+	/**
+	 * A block of ports and the open lock file that claims it; closing the channel
+	 * releases the lock.
+	 */
 	private record Block(int start, FileChannel channel) {
 
 		void release() {

@@ -3,8 +3,9 @@ package dev.slotwise.test.cluster;
 import java.util.List;
 
 /**
- * Thrown by a {@link NodeLauncher} when nodes exited at start because another process had taken one of their ports
- * ({@code Address already in use}); the other nodes keep running, and the failed ones can start on other ports.
+ * Thrown by a {@link NodeLauncher} when nodes exited at start because another process had
+ * taken one of their ports ({@code Address already in use}); the other nodes keep
+ * running, and the failed ones can start on other ports.
  */
 final class PortsTakenException extends IllegalStateException {
 

@@ -13,8 +13,9 @@ import org.springframework.boot.ssl.pem.PemSslStoreBundle;
 import org.springframework.boot.ssl.pem.PemSslStoreDetails;
 
 /**
- * A test cluster as Spring Boot's Redis connection details: its nodes as the {@link Cluster} seeds, the credentials
- * of its security mode, and for a TLS cluster an SSL bundle that trusts the cluster's CA.
+ * A test cluster as Spring Boot's Redis connection details: its nodes as the
+ * {@link Cluster} seeds, the credentials of its security mode, and for a TLS cluster an
+ * SSL bundle that trusts the cluster's CA.
  */
 final class RedisClusterConnectionDetails implements DataRedisConnectionDetails {
 

@@ -9,13 +9,15 @@ import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.MergedContextConfiguration;
 
 /**
- * Adds a {@link RedisClusterConnectionDetails} bean for the test class's cluster. Like Spring Boot's service
- * connections, the bean replaces the nodes of the application's configuration ({@code application.yml}); a test
- * that names the nodes itself ({@code spring.data.redis.cluster.nodes} in {@code @SpringBootTest(properties)},
- * {@code @TestPropertySource(properties)} or a {@code @DynamicPropertySource}) keeps them.
+ * Adds a {@link RedisClusterConnectionDetails} bean for the test class's cluster. Like
+ * Spring Boot's service connections, the bean replaces the nodes of the application's
+ * configuration ({@code application.yml}); a test that names the nodes itself
+ * ({@code spring.data.redis.cluster.nodes} in {@code @SpringBootTest(properties)},
+ * {@code @TestPropertySource(properties)} or a {@code @DynamicPropertySource}) keeps
+ * them.
  * <p>
- * Equal for every test class of one shared cluster, so that Spring's context cache shares their context; a dedicated
- * cluster's customizer is its class's alone.
+ * Equal for every test class of one shared cluster, so that Spring's context cache shares
+ * their context; a dedicated cluster's customizer is its class's alone.
  */
 final class RedisClusterContextCustomizer implements ContextCustomizer {
 
@@ -38,7 +40,8 @@ final class RedisClusterContextCustomizer implements ContextCustomizer {
 
 	@Override
 	public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
-		// Decided when the context refreshes, before any configuration class is read: every initializer (the
+		// Decided when the context refreshes, before any configuration class is read:
+		// every initializer (the
 		// @DynamicPropertySource one included) has run by then.
 		context.addBeanFactoryPostProcessor(new BeanDefinitionRegistryPostProcessor() {
 

@@ -10,10 +10,11 @@ import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * Registers the cluster of a {@link WithRedisCluster} test class with the Spring test's application context as
- * Spring Boot's {@code DataRedisConnectionDetails}, as Spring Boot's own service connections do for a standalone
- * Redis container. Registered in {@code META-INF/spring.factories}; does nothing for other test classes or where
- * Spring Boot's Redis support is not on the class path.
+ * Registers the cluster of a {@link WithRedisCluster} test class with the Spring test's
+ * application context as Spring Boot's {@code DataRedisConnectionDetails}, as Spring
+ * Boot's own service connections do for a standalone Redis container. Registered in
+ * {@code META-INF/spring.factories}; does nothing for other test classes or where Spring
+ * Boot's Redis support is not on the class path.
  */
 class RedisClusterContextCustomizerFactory implements ContextCustomizerFactory {
 

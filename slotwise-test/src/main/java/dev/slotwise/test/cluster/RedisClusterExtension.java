@@ -11,12 +11,14 @@ import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * JUnit Jupiter extension behind {@link WithRedisCluster}: starts (or reuses) a real cluster, resolves
- * {@link RedisTestCluster} parameters and resets data and statistics before each test; skips a class that asks for
- * a container where no Docker engine answers.
+ * JUnit Jupiter extension behind {@link WithRedisCluster}: starts (or reuses) a real
+ * cluster, resolves {@link RedisTestCluster} parameters and resets data and statistics
+ * before each test; skips a class that asks for a container where no Docker engine
+ * answers.
  * <p>
- * Shared clusters stop when the JVM exits (their shutdown hook); dedicated ones after their class. The Spring test
- * integration finds the same cluster, whichever of the two starts it.
+ * Shared clusters stop when the JVM exits (their shutdown hook); dedicated ones after
+ * their class. The Spring test integration finds the same cluster, whichever of the two
+ * starts it.
  */
 public class RedisClusterExtension
 		implements ExecutionCondition, BeforeAllCallback, AfterAllCallback, BeforeEachCallback, ParameterResolver {

@@ -7,9 +7,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
- * The clusters of {@link WithRedisCluster} test classes, for the JUnit extension and the Spring test integration
- * alike, whichever asks first: shared clusters by {@link Spec} for the whole JVM (their shutdown hook stops them),
- * dedicated ones by the annotated class until {@link #release(Class)}.
+ * The clusters of {@link WithRedisCluster} test classes, for the JUnit extension and the
+ * Spring test integration alike, whichever asks first: shared clusters by {@link Spec}
+ * for the whole JVM (their shutdown hook stops them), dedicated ones by the annotated
+ * class until {@link #release(Class)}.
  */
 final class RedisClusters {
 
@@ -26,8 +27,8 @@ final class RedisClusters {
 	 * @return the running cluster
 	 */
 	static RedisTestCluster of(Class<?> testClass) {
-		Annotated annotated = find(testClass).orElseThrow(() -> new IllegalStateException(testClass.getName()
-				+ " must be annotated with @" + WithRedisCluster.class.getSimpleName()));
+		Annotated annotated = find(testClass).orElseThrow(() -> new IllegalStateException(
+				testClass.getName() + " must be annotated with @" + WithRedisCluster.class.getSimpleName()));
 		if (annotated.settings().dedicated()) {
 			return DEDICATED.computeIfAbsent(annotated.declaringClass(), (key) -> annotated.spec().start());
 		}
@@ -35,8 +36,8 @@ final class RedisClusters {
 	}
 
 	/**
-	 * Stops the dedicated cluster of a test class, if it has one of its own (a {@code @Nested} class uses the one of
-	 * the class that encloses it).
+	 * Stops the dedicated cluster of a test class, if it has one of its own (a
+	 * {@code @Nested} class uses the one of the class that encloses it).
 	 * @param testClass the test class
 	 */
 	static void release(Class<?> testClass) {
@@ -47,7 +48,8 @@ final class RedisClusters {
 	}
 
 	/**
-	 * Finds the annotation on a class, its superclasses, or the classes that enclose a {@code @Nested} class.
+	 * Finds the annotation on a class, its superclasses, or the classes that enclose a
+	 * {@code @Nested} class.
 	 * @param testClass the test class
 	 * @return the annotation and the class that carries it
 	 */
@@ -65,8 +67,8 @@ final class RedisClusters {
 	 * A {@link WithRedisCluster} and the class it was found on.
 	 *
 	 * @param settings the annotation
-	 * @param declaringClass the test class carrying it (directly or inherited), or the class enclosing a
-	 * {@code @Nested} test class
+	 * @param declaringClass the test class carrying it (directly or inherited), or the
+	 * class enclosing a {@code @Nested} test class
 	 */
 	record Annotated(WithRedisCluster settings, Class<?> declaringClass) {
 
@@ -75,7 +77,8 @@ final class RedisClusters {
 		}
 
 		/**
-		 * Returns the key a Spring context is cached under: the spec, and the class for a dedicated cluster.
+		 * Returns the key a Spring context is cached under: the spec, and the class for a
+		 * dedicated cluster.
 		 * @return the key
 		 */
 		Object contextKey() {
@@ -114,10 +117,10 @@ final class RedisClusters {
 			}
 			return switch (this.security) {
 				case NONE -> RedisTestCluster.start(this.shape);
-				case REQUIRE_PASS -> RedisTestCluster.startSecured(this.shape,
-						ClusterSecurity.requirePass(this.password));
-				case ACL_USER -> RedisTestCluster.startSecured(this.shape,
-						ClusterSecurity.aclUser(this.username, this.password));
+				case REQUIRE_PASS ->
+					RedisTestCluster.startSecured(this.shape, ClusterSecurity.requirePass(this.password));
+				case ACL_USER ->
+					RedisTestCluster.startSecured(this.shape, ClusterSecurity.aclUser(this.username, this.password));
 				case TLS -> RedisTestCluster.startSecured(this.shape, ClusterSecurity.tls(TlsCertificates.generate()));
 			};
 		}

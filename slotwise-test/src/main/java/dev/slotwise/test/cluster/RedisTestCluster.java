@@ -21,28 +21,38 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol;
 
 /**
- * A real Redis Cluster of {@code redis-server} processes on loopback, for tests, samples and benchmarks.
+ * A real Redis Cluster of {@code redis-server} processes on loopback, for tests, samples
+ * and benchmarks.
  * <p>
- * {@link #start(ClusterShape)} takes ports from {@link LoopbackPorts} (outside the ephemeral range, claimed against
- * other test JVMs, never 6379) for each node's client port and its cluster bus ({@code cluster-port}), starts the
- * nodes (a node whose port was taken all the same starts again on other ports), assigns the hash slots in equal
- * ranges to the masters, joins the replicas, and returns once every node reports {@code cluster_state:ok}, knows
- * every other node and every replica's link is up. {@link #close()} stops exactly the processes it started; a JVM
- * shutdown hook does the same when a test run ends without closing it.
+ * {@link #start(ClusterShape)} takes ports from {@link LoopbackPorts} (outside the
+ * ephemeral range, claimed against other test JVMs, never 6379) for each node's client
+ * port and its cluster bus ({@code cluster-port}), starts the nodes (a node whose port
+ * was taken all the same starts again on other ports), assigns the hash slots in equal
+ * ranges to the masters, joins the replicas, and returns once every node reports
+ * {@code cluster_state:ok}, knows every other node and every replica's link is up.
+ * {@link #close()} stops exactly the processes it started; a JVM shutdown hook does the
+ * same when a test run ends without closing it.
  * <p>
- * Server-side truth for assertions comes from the helpers here: {@code INFO commandstats}, {@code CLIENT LIST} and
- * {@code CLUSTER NODES}, read over admin connections named {@value #ADMIN_CLIENT_NAME}.
+ * Server-side truth for assertions comes from the helpers here:
+ * {@code INFO commandstats}, {@code CLIENT LIST} and {@code CLUSTER NODES}, read over
+ * admin connections named {@value #ADMIN_CLIENT_NAME}.
  */
 public final class RedisTestCluster implements AutoCloseable {
 
-	/** The client name of the connections this class opens, so that tests can leave them out of counts. */
+	/**
+	 * The client name of the connections this class opens, so that tests can leave them
+	 * out of counts.
+	 */
 	public static final String ADMIN_CLIENT_NAME = "slotwise-test-admin";
 
 	private static final int SLOTS = 16384;
 
 	private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(60);
 
-	/** How often nodes whose ports were taken start again on other ports before the start fails. */
+	/**
+	 * How often nodes whose ports were taken start again on other ports before the start
+	 * fails.
+	 */
 	private static final int BIND_ATTEMPTS = 5;
 
 	private final ClusterShape shape;
@@ -67,10 +77,16 @@ public final class RedisTestCluster implements AutoCloseable {
 
 	private volatile boolean closed;
 
-	/** What each node adds to its port to give the port it announces ({@code cluster-announce-port}), 0 for none. */
+	/**
+	 * What each node adds to its port to give the port it announces
+	 * ({@code cluster-announce-port}), 0 for none.
+	 */
 	private volatile int portOffset;
 
-	/** The IP every node announces ({@code cluster-announce-ip}), or {@code null} when they announce none. */
+	/**
+	 * The IP every node announces ({@code cluster-announce-ip}), or {@code null} when
+	 * they announce none.
+	 */
 	private volatile @Nullable String announcedIp;
 
 	/** How the nodes admit clients; the admin connections follow it. */
@@ -93,21 +109,23 @@ public final class RedisTestCluster implements AutoCloseable {
 	 * Starts and forms a cluster of the given shape.
 	 * @param shape the number of masters and replicas
 	 * @return the running cluster, healthy
-	 * @throws IllegalStateException when neither {@code redis-server} nor a Docker engine is available, or the
-	 * cluster does not form in time
+	 * @throws IllegalStateException when neither {@code redis-server} nor a Docker engine
+	 * is available, or the cluster does not form in time
 	 */
 	public static RedisTestCluster start(ClusterShape shape) {
 		return start(shape, chooseLauncher());
 	}
 
 	/**
-	 * Starts and forms a cluster of local {@code redis-server} processes with more configuration for every node, for
-	 * example {@code --enable-debug-command local} so that {@code DEBUG SLEEP} can be sent (the chaos soak does).
-	 * Not shared: the caller closes it.
+	 * Starts and forms a cluster of local {@code redis-server} processes with more
+	 * configuration for every node, for example {@code --enable-debug-command local} so
+	 * that {@code DEBUG SLEEP} can be sent (the chaos soak does). Not shared: the caller
+	 * closes it.
 	 * @param shape the number of masters and replicas
 	 * @param extraArguments more {@code redis-server} arguments for every node
 	 * @return the running cluster, healthy
-	 * @throws IllegalStateException when {@code redis-server} is not installed, or the cluster does not form in time
+	 * @throws IllegalStateException when {@code redis-server} is not installed, or the
+	 * cluster does not form in time
 	 */
 	public static RedisTestCluster startWithArguments(ClusterShape shape, List<String> extraArguments) {
 		String executable = LocalProcessLauncher.findExecutable()
@@ -117,10 +135,11 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Starts and forms a cluster whose nodes announce a hostname and prefer it as their endpoint
-	 * ({@code cluster-announce-hostname}, {@code cluster-preferred-endpoint-type hostname}): {@code CLUSTER SLOTS}
-	 * and redirects name the hostname, {@code CLUSTER NODES} both. The nodes are addressed by that hostname, which
-	 * must resolve to 127.0.0.1. Not shared: the caller closes it.
+	 * Starts and forms a cluster whose nodes announce a hostname and prefer it as their
+	 * endpoint ({@code cluster-announce-hostname},
+	 * {@code cluster-preferred-endpoint-type hostname}): {@code CLUSTER SLOTS} and
+	 * redirects name the hostname, {@code CLUSTER NODES} both. The nodes are addressed by
+	 * that hostname, which must resolve to 127.0.0.1. Not shared: the caller closes it.
 	 * @param shape the number of masters and replicas
 	 * @param hostname the hostname every node announces, e.g. {@code localhost}
 	 * @return the running cluster, healthy
@@ -128,17 +147,20 @@ public final class RedisTestCluster implements AutoCloseable {
 	public static RedisTestCluster startAnnouncingHostname(ClusterShape shape, String hostname) {
 		String executable = LocalProcessLauncher.findExecutable()
 			.orElseThrow(() -> new IllegalStateException("Hostname endpoints need a local redis-server"));
-		return start(shape, new LocalProcessLauncher(executable, List.of("--cluster-preferred-endpoint-type",
-				"hostname", "--cluster-announce-hostname", hostname)), hostname, null);
+		return start(shape, new LocalProcessLauncher(executable,
+				List.of("--cluster-preferred-endpoint-type", "hostname", "--cluster-announce-hostname", hostname)),
+				hostname, null);
 	}
 
 	/**
-	 * Starts and forms a cluster whose nodes listen on 127.0.0.1 and on a second loopback address, and announce that
-	 * second address ({@code cluster-announce-ip}): {@code CLUSTER SLOTS}, {@code CLUSTER NODES} and redirects name
-	 * it, while {@link #nodes()} address the nodes by the name {@code localhost}, which resolves to 127.0.0.1. The
-	 * nodes are thus reachable both by the name (the seeds, like a stable DNS name) and at the announced address
-	 * (what clients learn from the cluster); {@link #reannounce(String)} changes the announced address. Not shared:
-	 * the caller closes it.
+	 * Starts and forms a cluster whose nodes listen on 127.0.0.1 and on a second loopback
+	 * address, and announce that second address ({@code cluster-announce-ip}):
+	 * {@code CLUSTER SLOTS}, {@code CLUSTER NODES} and redirects name it, while
+	 * {@link #nodes()} address the nodes by the name {@code localhost}, which resolves to
+	 * 127.0.0.1. The nodes are thus reachable both by the name (the seeds, like a stable
+	 * DNS name) and at the announced address (what clients learn from the cluster);
+	 * {@link #reannounce(String)} changes the announced address. Not shared: the caller
+	 * closes it.
 	 * @param shape the number of masters and replicas
 	 * @param ip the loopback address every node announces, e.g. {@code 127.0.0.2}
 	 * @return the running cluster, healthy
@@ -151,12 +173,14 @@ public final class RedisTestCluster implements AutoCloseable {
 
 	/**
 	 * Starts and forms a cluster whose nodes announce a client port no process listens on
-	 * ({@code cluster-announce-port} = port + {@code portOffset}), as nodes behind a NAT or a container's port
-	 * publishing do: {@code CLUSTER SLOTS}, {@code CLUSTER NODES} and redirects name 127.0.0.1 and the announced
-	 * port, which a client reaches only through an address mapper (Jedis's {@code HostAndPortMapper}, Lettuce's
-	 * {@code MappingSocketAddressResolver}). The cluster bus port is announced unchanged, so the nodes still reach
-	 * each other; {@link #nodes()} address the nodes at their real ports. Replicas connect to their master at its
-	 * announced address, so only a shape without replicas becomes healthy. Not shared: the caller closes it.
+	 * ({@code cluster-announce-port} = port + {@code portOffset}), as nodes behind a NAT
+	 * or a container's port publishing do: {@code CLUSTER SLOTS}, {@code CLUSTER NODES}
+	 * and redirects name 127.0.0.1 and the announced port, which a client reaches only
+	 * through an address mapper (Jedis's {@code HostAndPortMapper}, Lettuce's
+	 * {@code MappingSocketAddressResolver}). The cluster bus port is announced unchanged,
+	 * so the nodes still reach each other; {@link #nodes()} address the nodes at their
+	 * real ports. Replicas connect to their master at its announced address, so only a
+	 * shape without replicas becomes healthy. Not shared: the caller closes it.
 	 * @param shape the number of masters and replicas
 	 * @param portOffset added to each node's port to give the port it announces
 	 * @return the running cluster, healthy
@@ -164,15 +188,17 @@ public final class RedisTestCluster implements AutoCloseable {
 	public static RedisTestCluster startBehindPortMapping(ClusterShape shape, int portOffset) {
 		String executable = LocalProcessLauncher.findExecutable()
 			.orElseThrow(() -> new IllegalStateException("Announced ports need a local redis-server"));
-		RedisTestCluster cluster = start(shape, new LocalProcessLauncher(executable,
-				(port) -> List.of("--cluster-announce-port", Integer.toString(port + portOffset))), "127.0.0.1",
-				null);
+		RedisTestCluster cluster = start(shape,
+				new LocalProcessLauncher(executable,
+						(port) -> List.of("--cluster-announce-port", Integer.toString(port + portOffset))),
+				"127.0.0.1", null);
 		cluster.portOffset = portOffset;
 		return cluster;
 	}
 
 	/**
-	 * Returns the port a node announces: its own, or the mapped one of {@link #startBehindPortMapping}.
+	 * Returns the port a node announces: its own, or the mapped one of
+	 * {@link #startBehindPortMapping}.
 	 * @param node the node
 	 * @return the port {@code CLUSTER SLOTS}, {@code CLUSTER NODES} and redirects name
 	 */
@@ -185,12 +211,13 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Moves every node to a new announced address at once, as when every pod of a cluster is rescheduled and comes
-	 * back with a new IP behind the same name: each node saves its data and shuts down ({@code SHUTDOWN SAVE}), then
-	 * starts again on the same port and data, listening on 127.0.0.1 and the new address only (the old one is no
-	 * longer served) and announcing the new one; the nodes meet again at their new addresses. Returns once every node
-	 * sees every other at its new address and the cluster is healthy. Only for clusters from
-	 * {@link #startAnnouncingIp(ClusterShape, String)}.
+	 * Moves every node to a new announced address at once, as when every pod of a cluster
+	 * is rescheduled and comes back with a new IP behind the same name: each node saves
+	 * its data and shuts down ({@code SHUTDOWN SAVE}), then starts again on the same port
+	 * and data, listening on 127.0.0.1 and the new address only (the old one is no longer
+	 * served) and announcing the new one; the nodes meet again at their new addresses.
+	 * Returns once every node sees every other at its new address and the cluster is
+	 * healthy. Only for clusters from {@link #startAnnouncingIp(ClusterShape, String)}.
 	 * @param ip the new loopback address, e.g. {@code 127.0.0.3}
 	 */
 	public void reannounce(String ip) {
@@ -205,7 +232,8 @@ public final class RedisTestCluster implements AutoCloseable {
 				withAdmin(node, (jedis) -> jedis.sendCommand(Protocol.Command.SHUTDOWN, "SAVE"));
 			}
 			catch (RuntimeException ex) {
-				// The node closes the connection as it exits: no reply is the expected outcome.
+				// The node closes the connection as it exits: no reply is the expected
+				// outcome.
 			}
 		}
 		for (RedisNode node : order) {
@@ -224,18 +252,18 @@ public final class RedisTestCluster implements AutoCloseable {
 		}
 		await("every node to see every node at " + ip, () -> this.nodes.stream().allMatch((node) -> {
 			List<String> lines = clusterNodes(node);
-			return lines.size() == this.nodes.size()
-					&& lines.stream().allMatch((line) -> line.split(" ")[1].startsWith(ip + ":")
-							&& !line.contains("handshake"));
+			return lines.size() == this.nodes.size() && lines.stream()
+				.allMatch((line) -> line.split(" ")[1].startsWith(ip + ":") && !line.contains("handshake"));
 		}), this::describeState);
 		awaitHealthy();
 	}
 
 	/**
-	 * Starts and forms a cluster whose nodes admit clients only as the given mode says: with the default user's
-	 * password, as an ACL user (default user off), or over TLS only. The test kit's admin connections follow the
-	 * mode; {@link #nodes()} address the nodes at 127.0.0.1 on their client port (the TLS port in TLS mode). Not
-	 * shared: the caller closes it.
+	 * Starts and forms a cluster whose nodes admit clients only as the given mode says:
+	 * with the default user's password, as an ACL user (default user off), or over TLS
+	 * only. The test kit's admin connections follow the mode; {@link #nodes()} address
+	 * the nodes at 127.0.0.1 on their client port (the TLS port in TLS mode). Not shared:
+	 * the caller closes it.
 	 * @param shape the number of masters and replicas
 	 * @param security how the nodes admit clients
 	 * @return the running cluster, healthy
@@ -259,13 +287,12 @@ public final class RedisTestCluster implements AutoCloseable {
 		return start(shape, launcher, "127.0.0.1", null);
 	}
 
-	private static RedisTestCluster start(ClusterShape shape, NodeLauncher launcher, String host,
-			String announcedIp) {
+	private static RedisTestCluster start(ClusterShape shape, NodeLauncher launcher, String host, String announcedIp) {
 		return start(shape, launcher, host, announcedIp, ClusterSecurity.NONE);
 	}
 
-	private static RedisTestCluster start(ClusterShape shape, NodeLauncher launcher, String host,
-			String announcedIp, ClusterSecurity security) {
+	private static RedisTestCluster start(ClusterShape shape, NodeLauncher launcher, String host, String announcedIp,
+			ClusterSecurity security) {
 		LoopbackPorts ports = LoopbackPorts.claim();
 		List<LoopbackPorts.NodePorts> nodePorts;
 		try {
@@ -286,8 +313,8 @@ public final class RedisTestCluster implements AutoCloseable {
 		}
 		catch (RuntimeException ex) {
 			cluster.close();
-			throw new IllegalStateException("Could not start a " + shape + " Redis Cluster with "
-					+ launcher.describe() + ": " + ex.getMessage(), ex);
+			throw new IllegalStateException("Could not start a " + shape + " Redis Cluster with " + launcher.describe()
+					+ ": " + ex.getMessage(), ex);
 		}
 	}
 
@@ -305,8 +332,9 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Starts the nodes, each on a client port and a bus port from {@code ports}; a node that could not bind because
-	 * another process took one of its ports after the choice starts again on other ports.
+	 * Starts the nodes, each on a client port and a bus port from {@code ports}; a node
+	 * that could not bind because another process took one of its ports after the choice
+	 * starts again on other ports.
 	 * @return the ports of the running nodes, in start order
 	 */
 	static List<LoopbackPorts.NodePorts> startNodes(NodeLauncher launcher, LoopbackPorts ports, int count) {
@@ -338,8 +366,8 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the port of a node's cluster bus ({@code cluster-port}), which {@code CLUSTER NODES} shows after the
-	 * {@code @}; it is not the client port + 10000.
+	 * Returns the port of a node's cluster bus ({@code cluster-port}), which
+	 * {@code CLUSTER NODES} shows after the {@code @}; it is not the client port + 10000.
 	 * @param node the node
 	 * @return its bus port
 	 */
@@ -351,7 +379,10 @@ public final class RedisTestCluster implements AutoCloseable {
 		return bus;
 	}
 
-	/** {@code CLUSTER MEET} with the bus port, which Redis would otherwise take to be the client port + 10000. */
+	/**
+	 * {@code CLUSTER MEET} with the bus port, which Redis would otherwise take to be the
+	 * client port + 10000.
+	 */
 	private void meet(RedisNode seed, String ip, RedisNode node) {
 		withAdmin(seed, (jedis) -> jedis.sendCommand(Protocol.Command.CLUSTER, "MEET", ip,
 				Integer.toString(node.port()), Integer.toString(busPort(node))));
@@ -369,8 +400,9 @@ public final class RedisTestCluster implements AutoCloseable {
 			// CLUSTER MEET takes an IP address, whatever name the node is addressed by.
 			meet(seed, meetIp(node), node);
 		}
-		await("every node to know all " + this.nodes.size() + " nodes", () -> this.nodes.stream()
-			.allMatch((node) -> knownNodes(node) == this.nodes.size()), this::describeState);
+		await("every node to know all " + this.nodes.size() + " nodes",
+				() -> this.nodes.stream().allMatch((node) -> knownNodes(node) == this.nodes.size()),
+				this::describeState);
 		for (int r = 0; r < this.shape.masters() * this.shape.replicasPerMaster(); r++) {
 			RedisNode replica = this.nodes.get(this.shape.masters() + r);
 			String masterId = withAdmin(masters.get(r % masters.size()), Jedis::clusterMyId);
@@ -394,13 +426,15 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	private long knownNodes(RedisNode node) {
-		return clusterNodes(node).stream().filter((line) -> !line.contains("handshake") && !line.contains("noaddr"))
+		return clusterNodes(node).stream()
+			.filter((line) -> !line.contains("handshake") && !line.contains("noaddr"))
 			.count();
 	}
 
 	/**
-	 * Waits until every running node reports {@code cluster_state:ok}, sees the expected number of masters with
-	 * all slots covered, and every replica's link to its master is up.
+	 * Waits until every running node reports {@code cluster_state:ok}, sees the expected
+	 * number of masters with all slots covered, and every replica's link to its master is
+	 * up.
 	 */
 	public void awaitHealthy() {
 		awaitHealthy(FORMATION_TIMEOUT);
@@ -462,8 +496,9 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Starts one more node and joins it to the cluster as a master without slots (scale-out: move slots to it, for
-	 * example with {@code CLUSTER SETSLOT} and {@code MIGRATE}). It counts as a master in {@link #awaitHealthy()}.
+	 * Starts one more node and joins it to the cluster as a master without slots
+	 * (scale-out: move slots to it, for example with {@code CLUSTER SETSLOT} and
+	 * {@code MIGRATE}). It counts as a master in {@link #awaitHealthy()}.
 	 * @return the new node, known to every node
 	 */
 	public RedisNode addMaster() {
@@ -474,16 +509,18 @@ public final class RedisTestCluster implements AutoCloseable {
 		this.addedMasters++;
 		RedisNode seed = runningNodes().get(0);
 		meet(seed, meetIp(node), node);
-		await("every node to know the new node " + node, () -> runningNodes().stream()
-			.allMatch((n) -> knownNodes(n) == runningNodes().size()), this::describeState);
+		await("every node to know the new node " + node,
+				() -> runningNodes().stream().allMatch((n) -> knownNodes(n) == runningNodes().size()),
+				this::describeState);
 		awaitHealthy();
 		return node;
 	}
 
 	/**
-	 * Returns the nodes that are masters now, as the first node answering {@code CLUSTER NODES} sees them (roles
-	 * change after a failover). This sends {@code CLUSTER NODES} over an admin connection, which
-	 * {@code INFO commandstats} counts: read roles before {@link #resetStats()} in tests that count that command.
+	 * Returns the nodes that are masters now, as the first node answering
+	 * {@code CLUSTER NODES} sees them (roles change after a failover). This sends
+	 * {@code CLUSTER NODES} over an admin connection, which {@code INFO commandstats}
+	 * counts: read roles before {@link #resetStats()} in tests that count that command.
 	 * @return the current masters
 	 */
 	public List<RedisNode> masters() {
@@ -491,7 +528,8 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the nodes that are replicas now; like {@link #masters()}, this sends {@code CLUSTER NODES}.
+	 * Returns the nodes that are replicas now; like {@link #masters()}, this sends
+	 * {@code CLUSTER NODES}.
 	 * @return the current replicas
 	 */
 	public List<RedisNode> replicas() {
@@ -519,7 +557,8 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the node list in Spring Boot's {@code spring.data.redis.cluster.nodes} format.
+	 * Returns the node list in Spring Boot's {@code spring.data.redis.cluster.nodes}
+	 * format.
 	 * @return comma-separated {@code host:port} of every node
 	 */
 	public String nodesProperty() {
@@ -527,7 +566,8 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Runs an admin command against one node over a connection named {@value #ADMIN_CLIENT_NAME}.
+	 * Runs an admin command against one node over a connection named
+	 * {@value #ADMIN_CLIENT_NAME}.
 	 * @param node the node
 	 * @param command what to run
 	 * @param <T> the result type
@@ -536,8 +576,9 @@ public final class RedisTestCluster implements AutoCloseable {
 	public <T> T withAdmin(RedisNode node, Function<Jedis, T> command) {
 		Jedis jedis;
 		synchronized (this.admins) {
-			jedis = this.admins.computeIfAbsent(node, (n) -> new Jedis(new HostAndPort(n.host(), n.port()),
-					this.security.admin(DefaultJedisClientConfig.builder().clientName(ADMIN_CLIENT_NAME).timeoutMillis(5000))
+			jedis = this.admins.computeIfAbsent(node,
+					(n) -> new Jedis(new HostAndPort(n.host(), n.port()), this.security
+						.admin(DefaultJedisClientConfig.builder().clientName(ADMIN_CLIENT_NAME).timeoutMillis(5000))
 						.build()));
 		}
 		synchronized (jedis) {
@@ -563,7 +604,10 @@ public final class RedisTestCluster implements AutoCloseable {
 		return withAdmin(node, Jedis::clusterNodes).lines().filter((line) -> !line.isBlank()).toList();
 	}
 
-	/** Deletes every key ({@code FLUSHALL} on every master) and resets every node's statistics. */
+	/**
+	 * Deletes every key ({@code FLUSHALL} on every master) and resets every node's
+	 * statistics.
+	 */
 	public void reset() {
 		for (RedisNode master : masters()) {
 			withAdmin(master, Jedis::flushAll);
@@ -571,7 +615,10 @@ public final class RedisTestCluster implements AutoCloseable {
 		resetStats();
 	}
 
-	/** Resets {@code INFO commandstats} and the other counters on every running node ({@code CONFIG RESETSTAT}). */
+	/**
+	 * Resets {@code INFO commandstats} and the other counters on every running node
+	 * ({@code CONFIG RESETSTAT}).
+	 */
 	public void resetStats() {
 		for (RedisNode node : runningNodes()) {
 			withAdmin(node, Jedis::configResetStat);
@@ -579,9 +626,11 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Returns how often one node executed a command since its last reset, from {@code INFO commandstats}.
+	 * Returns how often one node executed a command since its last reset, from
+	 * {@code INFO commandstats}.
 	 * @param node the node
-	 * @param command the command as commandstats names it, e.g. {@code get}, {@code ping}, {@code cluster|nodes}
+	 * @param command the command as commandstats names it, e.g. {@code get},
+	 * {@code ping}, {@code cluster|nodes}
 	 * @return the number of calls, 0 when the command never ran
 	 */
 	public long commandCalls(RedisNode node, String command) {
@@ -608,7 +657,8 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Returns how often all running nodes together executed a command since their last reset.
+	 * Returns how often all running nodes together executed a command since their last
+	 * reset.
 	 * @param command the command as commandstats names it
 	 * @return the total number of calls
 	 */
@@ -655,8 +705,8 @@ public final class RedisTestCluster implements AutoCloseable {
 		for (Map<String, String> client : clients(node)) {
 			if (clientName.equals(client.get("name"))) {
 				String id = client.get("id");
-				killed += withAdmin(node, (jedis) -> jedis.clientKill(
-						new redis.clients.jedis.params.ClientKillParams().id(id)));
+				killed += withAdmin(node,
+						(jedis) -> jedis.clientKill(new redis.clients.jedis.params.ClientKillParams().id(id)));
 			}
 		}
 		return killed;
@@ -683,7 +733,8 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the master that serves a hash slot now, as {@code CLUSTER NODES} reports it.
+	 * Returns the master that serves a hash slot now, as {@code CLUSTER NODES} reports
+	 * it.
 	 * @param slot the slot
 	 * @return the master owning the slot
 	 */
@@ -726,7 +777,8 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a node again after {@link #kill(RedisNode)}; it rejoins with its saved cluster state.
+	 * Starts a node again after {@link #kill(RedisNode)}; it rejoins with its saved
+	 * cluster state.
 	 * @param node the node
 	 */
 	public void restart(RedisNode node) {
@@ -735,14 +787,18 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the replicas of a master, as the master itself reports them in {@code CLUSTER NODES} (which
-	 * {@code INFO commandstats} counts: call it before {@link #resetStats()} in tests that count that command).
+	 * Returns the replicas of a master, as the master itself reports them in
+	 * {@code CLUSTER NODES} (which {@code INFO commandstats} counts: call it before
+	 * {@link #resetStats()} in tests that count that command).
 	 * @param master the master
 	 * @return its replicas
 	 */
 	public List<RedisNode> replicasOf(RedisNode master) {
 		List<String> lines = clusterNodes(master);
-		String masterId = lines.stream().filter((line) -> line.contains("myself")).findFirst().orElseThrow()
+		String masterId = lines.stream()
+			.filter((line) -> line.contains("myself"))
+			.findFirst()
+			.orElseThrow()
 			.split(" ")[0];
 		Set<Integer> ports = lines.stream()
 			.map((line) -> line.split(" "))
@@ -754,8 +810,8 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Tells whether a node is a master now, from its own {@code INFO replication} (no {@code CLUSTER NODES}, so
-	 * tests counting that command can poll it).
+	 * Tells whether a node is a master now, from its own {@code INFO replication} (no
+	 * {@code CLUSTER NODES}, so tests counting that command can poll it).
 	 * @param node the node
 	 * @return whether it reports {@code role:master}
 	 */
@@ -764,16 +820,19 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Waits until every replica of a master has acknowledged the master's whole replication stream, so that a
-	 * failover that follows loses no write (replication is asynchronous). Sends only {@code INFO replication}.
+	 * Waits until every replica of a master has acknowledged the master's whole
+	 * replication stream, so that a failover that follows loses no write (replication is
+	 * asynchronous). Sends only {@code INFO replication}.
 	 * @param master the master
 	 * @param timeout how long to wait
 	 */
 	public void awaitReplicated(RedisNode master, Duration timeout) {
 		await("the replicas of " + master + " to catch up", () -> {
 			String info = withAdmin(master, (jedis) -> jedis.info("replication"));
-			long offset = info.lines().filter((line) -> line.startsWith("master_repl_offset:"))
-				.mapToLong((line) -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim())).findFirst()
+			long offset = info.lines()
+				.filter((line) -> line.startsWith("master_repl_offset:"))
+				.mapToLong((line) -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim()))
+				.findFirst()
 				.orElse(-1);
 			List<String> replicas = info.lines().filter((line) -> line.matches("slave\\d+:.*")).toList();
 			return !replicas.isEmpty() && replicas.stream().allMatch((line) -> {
@@ -784,9 +843,10 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Waits until every node's {@code CLUSTER NODES} shows a node as a master that is not failed: a failover (or a
-	 * {@link #takeOver(RedisNode) takeover}) has reached the whole cluster. Sends {@code CLUSTER NODES} to every node:
-	 * call it before {@link #resetStats()} in tests that count that command.
+	 * Waits until every node's {@code CLUSTER NODES} shows a node as a master that is not
+	 * failed: a failover (or a {@link #takeOver(RedisNode) takeover}) has reached the
+	 * whole cluster. Sends {@code CLUSTER NODES} to every node: call it before
+	 * {@link #resetStats()} in tests that count that command.
 	 * @param node the node that should be master
 	 */
 	public void awaitSeenAsMasterByAll(RedisNode node) {
@@ -803,12 +863,14 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Fails a master over to one of its replicas gracefully, as an operator or an upgrade does: waits until the
-	 * replica has the master's whole replication stream, sends {@code CLUSTER FAILOVER} to it, and returns once every
-	 * node sees the replica as master and the cluster is healthy again (the old master follows the new one).
+	 * Fails a master over to one of its replicas gracefully, as an operator or an upgrade
+	 * does: waits until the replica has the master's whole replication stream, sends
+	 * {@code CLUSTER FAILOVER} to it, and returns once every node sees the replica as
+	 * master and the cluster is healthy again (the old master follows the new one).
 	 * @param master the master to fail over
 	 * @return the new master
-	 * @throws IllegalStateException when the master has no replica, or the failover does not complete in time
+	 * @throws IllegalStateException when the master has no replica, or the failover does
+	 * not complete in time
 	 */
 	public RedisNode failover(RedisNode master) {
 		RedisNode replica = replicasToPromote(master).get(0);
@@ -820,27 +882,30 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Kills a master abruptly, as a crash would, and returns once one of its replicas has been elected in its place
-	 * and every running node sees the replica as master. The cluster counts the killed node as failed until it is
+	 * Kills a master abruptly, as a crash would, and returns once one of its replicas has
+	 * been elected in its place and every running node sees the replica as master. The
+	 * cluster counts the killed node as failed until it is
 	 * {@link #restartAndAwaitHealthy(RedisNode) restarted}.
 	 * @param master the master to kill
 	 * @return the replica that took over
-	 * @throws IllegalStateException when the master has no replica, or none takes over in time
+	 * @throws IllegalStateException when the master has no replica, or none takes over in
+	 * time
 	 */
 	public RedisNode killMaster(RedisNode master) {
 		List<RedisNode> replicas = replicasToPromote(master);
 		awaitReplicated(master, Duration.ofSeconds(10));
 		kill(master);
-		await("a replica of the killed " + master + " to take over", () -> replicas.stream().anyMatch(this::isMasterNow),
-				this::describeState, Duration.ofSeconds(30));
+		await("a replica of the killed " + master + " to take over",
+				() -> replicas.stream().anyMatch(this::isMasterNow), this::describeState, Duration.ofSeconds(30));
 		RedisNode promoted = replicas.stream().filter(this::isMasterNow).findFirst().orElseThrow();
 		awaitSeenAsMasterByAll(promoted);
 		return promoted;
 	}
 
 	/**
-	 * Starts a node again after {@link #kill(RedisNode)} or {@link #killMaster(RedisNode)} and returns once it has
-	 * rejoined (a killed master comes back as a replica of the node that took over) and the cluster is healthy.
+	 * Starts a node again after {@link #kill(RedisNode)} or
+	 * {@link #killMaster(RedisNode)} and returns once it has rejoined (a killed master
+	 * comes back as a replica of the node that took over) and the cluster is healthy.
 	 * @param node the killed node
 	 */
 	public void restartAndAwaitHealthy(RedisNode node) {
@@ -849,10 +914,11 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Moves a hash slot and its keys to another master, as a resharding tool does ({@code CLUSTER SETSLOT IMPORTING}
-	 * on the target, {@code MIGRATING} on the source, {@code MIGRATE} of every key, then {@code CLUSTER SETSLOT NODE}
-	 * on the target, the source and the other masters), and returns once every running node agrees the target
-	 * serves the slot.
+	 * Moves a hash slot and its keys to another master, as a resharding tool does
+	 * ({@code CLUSTER SETSLOT IMPORTING} on the target, {@code MIGRATING} on the source,
+	 * {@code MIGRATE} of every key, then {@code CLUSTER SETSLOT NODE} on the target, the
+	 * source and the other masters), and returns once every running node agrees the
+	 * target serves the slot.
 	 * @param slot the slot, 0..16383
 	 * @param target the master to move it to
 	 */
@@ -870,25 +936,28 @@ public final class RedisTestCluster implements AutoCloseable {
 			if (keys.isEmpty()) {
 				break;
 			}
-			List<String> arguments = new ArrayList<>(List.of(meetIp(target), Integer.toString(target.port()), "", "0",
-					"5000"));
+			List<String> arguments = new ArrayList<>(
+					List.of(meetIp(target), Integer.toString(target.port()), "", "0", "5000"));
 			arguments.addAll(this.security.migrateAuthentication());
 			arguments.add("KEYS");
 			arguments.addAll(keys);
 			withAdmin(source, (jedis) -> jedis.sendCommand(Protocol.Command.MIGRATE, arguments.toArray(new String[0])));
 		}
-		// The target first, so that no node redirects to a target that still only imports the slot.
+		// The target first, so that no node redirects to a target that still only imports
+		// the slot.
 		List<RedisNode> order = new ArrayList<>(List.of(target, source));
 		masters().stream().filter((master) -> !order.contains(master)).forEach(order::add);
 		for (RedisNode master : order) {
 			withAdmin(master, (jedis) -> jedis.clusterSetSlotNode(slot, targetId));
 		}
 		String address = target.host() + ":" + announcedPort(target) + "@";
-		await("every node to see slot " + slot + " served by " + target, () -> runningNodes().stream()
-			.allMatch((node) -> clusterNodes(node).stream()
-				.filter((line) -> line.contains(address) || line.contains(" " + meetIp(target) + ":"
-						+ announcedPort(target) + "@"))
-				.anyMatch((line) -> servesSlot(line, slot))), this::describeState, Duration.ofSeconds(20));
+		await("every node to see slot " + slot + " served by " + target,
+				() -> runningNodes().stream()
+					.allMatch((node) -> clusterNodes(node).stream()
+						.filter((line) -> line.contains(address)
+								|| line.contains(" " + meetIp(target) + ":" + announcedPort(target) + "@"))
+						.anyMatch((line) -> servesSlot(line, slot))),
+				this::describeState, Duration.ofSeconds(20));
 	}
 
 	static boolean servesSlot(String line, int slot) {
@@ -908,9 +977,10 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Pauses one node's clients for a while ({@code CLIENT PAUSE}): their commands wait, their connections stay open,
-	 * and the cluster bus goes on, so the cluster does not fail the node over; a slow or stalled node as clients see
-	 * it. Returns at once; the node resumes by itself when the time is up.
+	 * Pauses one node's clients for a while ({@code CLIENT PAUSE}): their commands wait,
+	 * their connections stay open, and the cluster bus goes on, so the cluster does not
+	 * fail the node over; a slow or stalled node as clients see it. Returns at once; the
+	 * node resumes by itself when the time is up.
 	 * @param node the node
 	 * @param duration how long it pauses
 	 */
@@ -937,9 +1007,9 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Makes a replica take over its master's slots at once, without the master's agreement or an election
-	 * ({@code CLUSTER FAILOVER TAKEOVER}), as an operator does when the cluster's own failover is too slow or
-	 * impossible.
+	 * Makes a replica take over its master's slots at once, without the master's
+	 * agreement or an election ({@code CLUSTER FAILOVER TAKEOVER}), as an operator does
+	 * when the cluster's own failover is too slow or impossible.
 	 * @param replica the replica to promote
 	 */
 	public void takeOver(RedisNode replica) {
@@ -947,8 +1017,8 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the nodes not stopped with {@link #kill(RedisNode)}. Deliberately sends no command: a liveness PING
-	 * would show up in the very statistics tests read.
+	 * Returns the nodes not stopped with {@link #kill(RedisNode)}. Deliberately sends no
+	 * command: a liveness PING would show up in the very statistics tests read.
 	 */
 	private List<RedisNode> runningNodes() {
 		return this.nodes.stream().filter((node) -> !this.killed.contains(node)).toList();

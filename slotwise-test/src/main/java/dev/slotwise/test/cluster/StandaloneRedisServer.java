@@ -17,9 +17,9 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 
 /**
- * One {@code redis-server} that is not part of a cluster, on a free loopback port (never 6379), for tests of what
- * happens when the application is pointed at something that is not the cluster it expects. {@link #close()} stops
- * exactly the process it started.
+ * One {@code redis-server} that is not part of a cluster, on a free loopback port (never
+ * 6379), for tests of what happens when the application is pointed at something that is
+ * not the cluster it expects. {@link #close()} stops exactly the process it started.
  */
 public final class StandaloneRedisServer implements AutoCloseable {
 
@@ -40,7 +40,8 @@ public final class StandaloneRedisServer implements AutoCloseable {
 
 	/**
 	 * Starts a server with cluster mode off.
-	 * @param password the password it requires ({@code requirepass}), or {@code null} for none
+	 * @param password the password it requires ({@code requirepass}), or {@code null} for
+	 * none
 	 * @return the running server, accepting connections
 	 */
 	public static StandaloneRedisServer start(String password) {
@@ -50,8 +51,8 @@ public final class StandaloneRedisServer implements AutoCloseable {
 		try {
 			Path directory = Files.createTempDirectory("slotwise-standalone-");
 			List<String> command = new ArrayList<>(List.of(executable, "--port", Integer.toString(port), "--bind",
-					"127.0.0.1", "--dir", directory.toString(), "--save", "", "--appendonly", "no",
-					"--protected-mode", "no", "--daemonize", "no", "--logfile", "redis.log"));
+					"127.0.0.1", "--dir", directory.toString(), "--save", "", "--appendonly", "no", "--protected-mode",
+					"no", "--daemonize", "no", "--logfile", "redis.log"));
 			if (password != null) {
 				command.add("--requirepass");
 				command.add(password);
@@ -78,8 +79,9 @@ public final class StandaloneRedisServer implements AutoCloseable {
 	}
 
 	/**
-	 * Returns how many connections the server has accepted since it started ({@code total_connections_received}
-	 * of {@code INFO stats}), not counting the one this call opens.
+	 * Returns how many connections the server has accepted since it started
+	 * ({@code total_connections_received} of {@code INFO stats}), not counting the one
+	 * this call opens.
 	 * @return the number of connections received
 	 */
 	public long connectionsReceived() {
@@ -89,7 +91,8 @@ public final class StandaloneRedisServer implements AutoCloseable {
 			config.password(this.password);
 		}
 		try (Jedis jedis = new Jedis(new HostAndPort("127.0.0.1", this.port), config.build())) {
-			return jedis.info("stats").lines()
+			return jedis.info("stats")
+				.lines()
 				.filter((line) -> line.startsWith("total_connections_received:"))
 				.mapToLong((line) -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim()))
 				.findFirst()
@@ -140,8 +143,9 @@ public final class StandaloneRedisServer implements AutoCloseable {
 	}
 
 	/**
-	 * Returns a loopback port nothing listens on now, outside the ephemeral range and reserved for this JVM (never
-	 * 6379); for a server, or for an address that must refuse.
+	 * Returns a loopback port nothing listens on now, outside the ephemeral range and
+	 * reserved for this JVM (never 6379); for a server, or for an address that must
+	 * refuse.
 	 * @return the port
 	 * @see LoopbackPorts#freePort()
 	 */

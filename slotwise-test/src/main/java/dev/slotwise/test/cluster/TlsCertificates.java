@@ -18,9 +18,10 @@ import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * A throwaway certificate authority and one server certificate it signed, made with {@code openssl} for a TLS test
- * cluster. The server certificate names {@code 127.0.0.1} and {@code localhost} (so clients that verify the host
- * accept it) and serves both as the nodes' server certificate and as their client certificate towards each other
+ * A throwaway certificate authority and one server certificate it signed, made with
+ * {@code openssl} for a TLS test cluster. The server certificate names {@code 127.0.0.1}
+ * and {@code localhost} (so clients that verify the host accept it) and serves both as
+ * the nodes' server certificate and as their client certificate towards each other
  * (cluster bus and replication over TLS).
  *
  * @param directory where the files are
@@ -31,7 +32,8 @@ import javax.net.ssl.TrustManagerFactory;
 public record TlsCertificates(Path directory, Path caCertificate, Path serverCertificate, Path serverKey) {
 
 	/**
-	 * Generates a CA and a server certificate valid for two days in a new temporary directory.
+	 * Generates a CA and a server certificate valid for two days in a new temporary
+	 * directory.
 	 * @return the files
 	 * @throws IllegalStateException when {@code openssl} is missing or fails
 	 */
@@ -55,8 +57,7 @@ public record TlsCertificates(Path directory, Path caCertificate, Path serverCer
 			openssl(directory, "x509", "-req", "-in", request.toString(), "-CA", ca.toString(), "-CAkey",
 					caKey.toString(), "-CAcreateserial", "-out", certificate.toString(), "-days", "2", "-extfile",
 					extensions.toString());
-			for (Path file : List.of(caKey, ca, key, request, certificate, extensions,
-					directory.resolve("ca.srl"))) {
+			for (Path file : List.of(caKey, ca, key, request, certificate, extensions, directory.resolve("ca.srl"))) {
 				file.toFile().deleteOnExit();
 			}
 			return new TlsCertificates(directory, ca, certificate, key);
@@ -91,7 +92,8 @@ public record TlsCertificates(Path directory, Path caCertificate, Path serverCer
 	}
 
 	/**
-	 * Returns a socket factory that trusts this CA only, for the test kit's own admin connections.
+	 * Returns a socket factory that trusts this CA only, for the test kit's own admin
+	 * connections.
 	 * @return the factory
 	 */
 	public SSLSocketFactory socketFactory() {

@@ -17,20 +17,28 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Starts test clusters' nodes over and over while another thread opens and closes outgoing loopback connections
- * all the time, as a browser, an IDE or another build beside the tests does. Every outgoing connection takes a local
- * port from the ephemeral range; a node whose client or bus port lay there could lose it between the choice and
- * {@code redis-server}'s bind (issue 30: {@code AclUserClusterIntegrationTests} lost bus port 39702 that way).
+ * Starts test clusters' nodes over and over while another thread opens and closes
+ * outgoing loopback connections all the time, as a browser, an IDE or another build
+ * beside the tests does. Every outgoing connection takes a local port from the ephemeral
+ * range; a node whose client or bus port lay there could lose it between the choice and
+ * {@code redis-server}'s bind (issue 30: {@code AclUserClusterIntegrationTests} lost bus
+ * port 39702 that way).
  */
 class ClusterStartUnderConnectionFloodIntegrationTests {
 
 	/** Node starts of a 3-node cluster: 600 nodes, 1,200 ports bound. */
 	private static final int NODE_STARTS = 200;
 
-	/** Full starts, formation included, of a 3 x 0 shape: each takes a few seconds on two busy cores. */
+	/**
+	 * Full starts, formation included, of a 3 x 0 shape: each takes a few seconds on two
+	 * busy cores.
+	 */
 	private static final int CLUSTER_STARTS = 10;
 
-	/** Outgoing connections the flood holds open at once, a few percent of the ephemeral range. */
+	/**
+	 * Outgoing connections the flood holds open at once, a few percent of the ephemeral
+	 * range.
+	 */
 	private static final int HELD_CONNECTIONS = 1_000;
 
 	@Test
@@ -103,7 +111,10 @@ class ClusterStartUnderConnectionFloodIntegrationTests {
 		}
 	}
 
-	/** Binds the first node's bus port just before the first start, as a process beside the tests could. */
+	/**
+	 * Binds the first node's bus port just before the first start, as a process beside
+	 * the tests could.
+	 */
 	private record StealingLauncher(NodeLauncher delegate, List<ServerSocket> thieves) implements NodeLauncher {
 
 		@Override
@@ -144,13 +155,15 @@ class ClusterStartUnderConnectionFloodIntegrationTests {
 
 	private static void assertOutsideEphemeralRange(int port) {
 		int[] ephemeral = LoopbackPorts.ephemeralRange();
-		assertThat(port).isNotEqualTo(6379).satisfiesAnyOf((p) -> assertThat(p).isLessThan(ephemeral[0]),
-				(p) -> assertThat(p).isGreaterThan(ephemeral[1]));
+		assertThat(port).isNotEqualTo(6379)
+			.satisfiesAnyOf((p) -> assertThat(p).isLessThan(ephemeral[0]),
+					(p) -> assertThat(p).isGreaterThan(ephemeral[1]));
 	}
 
 	/**
-	 * Keeps a number of outgoing loopback connections open, closing the oldest and opening a new one all the time;
-	 * closes with a reset (linger 0) so that no port stays in {@code TIME_WAIT} on the machine.
+	 * Keeps a number of outgoing loopback connections open, closing the oldest and
+	 * opening a new one all the time; closes with a reset (linger 0) so that no port
+	 * stays in {@code TIME_WAIT} on the machine.
 	 */
 	private static final class ConnectionFlood implements AutoCloseable {
 
@@ -214,7 +227,8 @@ class ClusterStartUnderConnectionFloodIntegrationTests {
 						closeQuietly(open.poll());
 					}
 					if (count % 5 == 0) {
-						// About 5,000 a second at most: a busy desktop, without taking a core from the build.
+						// About 5,000 a second at most: a busy desktop, without taking a
+						// core from the build.
 						Thread.sleep(1);
 					}
 				}

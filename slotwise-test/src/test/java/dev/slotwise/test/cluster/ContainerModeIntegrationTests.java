@@ -6,8 +6,9 @@ import redis.clients.jedis.Jedis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code @WithRedisCluster(container = true)}: the nodes run in a Docker container. Where no Docker engine answers,
- * the class is skipped with that reason (the extension's execution condition), not failed.
+ * {@code @WithRedisCluster(container = true)}: the nodes run in a Docker container. Where
+ * no Docker engine answers, the class is skipped with that reason (the extension's
+ * execution condition), not failed.
  */
 @WithRedisCluster(masters = 3, replicasPerMaster = 0, container = true)
 class ContainerModeIntegrationTests {

@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The Testcontainers path of {@link RedisTestCluster}, used where no {@code redis-server} is installed. It needs a
- * Docker engine, so it is the one test that skips (saying why) where none answers; the real-cluster tests never
- * depend on it.
+ * The Testcontainers path of {@link RedisTestCluster}, used where no {@code redis-server}
+ * is installed. It needs a Docker engine, so it is the one test that skips (saying why)
+ * where none answers; the real-cluster tests never depend on it.
  */
 class DockerLauncherIntegrationTests {
 

@@ -31,8 +31,8 @@ class FaultHelpersIntegrationTests {
 		String value = cluster.withAdmin(promoted, (jedis) -> jedis.get("failover-key"));
 		assertThat(value).isEqualTo("kept");
 		for (RedisNode node : cluster.nodes()) {
-			assertThat(cluster.clusterNodes(node)).anyMatch((line) -> line.contains(promoted.address() + "@")
-					&& line.split(" ")[2].contains("master"));
+			assertThat(cluster.clusterNodes(node))
+				.anyMatch((line) -> line.contains(promoted.address() + "@") && line.split(" ")[2].contains("master"));
 		}
 	}
 

@@ -69,7 +69,10 @@ class LoopbackPortsTests {
 		assertThat(probe(start)).isEqualTo("unclaimed");
 	}
 
-	/** Asks another JVM whether it can lock a block, as a second test run on the machine would. */
+	/**
+	 * Asks another JVM whether it can lock a block, as a second test run on the machine
+	 * would.
+	 */
 	private static String probe(int start) throws IOException, InterruptedException {
 		Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
 				System.getProperty("java.class.path"), LoopbackPortsProbe.class.getName(), Integer.toString(start))

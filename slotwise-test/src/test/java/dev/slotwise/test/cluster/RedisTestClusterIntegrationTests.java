@@ -16,8 +16,8 @@ import redis.clients.jedis.Jedis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Checks that the test cluster is what the other integration tests rely on: a formed cluster of real processes
- * whose statistics can be read and reset.
+ * Checks that the test cluster is what the other integration tests rely on: a formed
+ * cluster of real processes whose statistics can be read and reset.
  */
 @WithRedisCluster
 class RedisTestClusterIntegrationTests {
@@ -48,8 +48,10 @@ class RedisTestClusterIntegrationTests {
 		List<String> lines = cluster.clusterNodes(cluster.nodes().get(0));
 		for (RedisNode node : cluster.nodes()) {
 			int bus = cluster.busPort(node);
-			assertThat(List.of(node.port(), bus)).allSatisfy((port) -> assertThat(port < ephemeral[0]
-					|| port > ephemeral[1]).as("port %d outside %d-%d", port, ephemeral[0], ephemeral[1]).isTrue());
+			assertThat(List.of(node.port(), bus))
+				.allSatisfy((port) -> assertThat(port < ephemeral[0] || port > ephemeral[1])
+					.as("port %d outside %d-%d", port, ephemeral[0], ephemeral[1])
+					.isTrue());
 			assertThat(lines).anyMatch((line) -> line.split(" ")[1].startsWith(node.address() + "@" + bus));
 		}
 	}
@@ -96,9 +98,11 @@ class RedisTestClusterIntegrationTests {
 	}
 
 	private static Set<Long> redisServerChildren() {
-		return ProcessHandle.current().children()
+		return ProcessHandle.current()
+			.children()
 			.filter(ProcessHandle::isAlive)
-			// Every child of the test JVM is a redis-server this class started (Debian's redis-server is a link to
+			// Every child of the test JVM is a redis-server this class started (Debian's
+			// redis-server is a link to
 			// redis-check-rdb, so the executable name does not tell).
 			.map(ProcessHandle::pid)
 			.collect(Collectors.toCollection(HashSet::new));
@@ -116,8 +120,10 @@ class RedisTestClusterIntegrationTests {
 
 	private static RedisNode ownerOf(RedisTestCluster cluster, String key) {
 		int slot = cluster.keySlot(key.getBytes());
-		return cluster.masters().stream()
-			.filter((master) -> cluster.clusterNodes(master).stream()
+		return cluster.masters()
+			.stream()
+			.filter((master) -> cluster.clusterNodes(master)
+				.stream()
 				.filter((line) -> line.contains("myself"))
 				.anyMatch((line) -> ownsSlot(line, slot)))
 			.findFirst()

@@ -9,7 +9,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An ACL cluster (default user off): the registered connection details carry the application's user and password.
+ * An ACL cluster (default user off): the registered connection details carry the
+ * application's user and password.
  */
 @SpringBootTest(classes = SpringBootConnectionDetailsIntegrationTests.Application.class,
 		properties = "spring.data.redis.client-name=acl-app")

@@ -20,9 +20,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A plain Spring Boot application (no Slotwise, no {@code spring.data.redis} property at all) under
- * {@code @SpringBootTest} and {@code @WithRedisCluster}: Spring Boot connects to the test cluster in cluster mode
- * through the registered connection details, and the writes land on every master.
+ * A plain Spring Boot application (no Slotwise, no {@code spring.data.redis} property at
+ * all) under {@code @SpringBootTest} and {@code @WithRedisCluster}: Spring Boot connects
+ * to the test cluster in cluster mode through the registered connection details, and the
+ * writes land on every master.
  */
 @SpringBootTest(classes = SpringBootConnectionDetailsIntegrationTests.Application.class)
 @WithRedisCluster
@@ -49,7 +50,8 @@ class SpringBootConnectionDetailsIntegrationTests {
 			.collect(Collectors.toMap((i) -> "key:" + i, (i) -> "value:" + i));
 		values.forEach((key, value) -> this.template.opsForValue().set(key, value));
 
-		// The servers' own counts: every master took a share of the 60 SETs, 60 in all (replicas count them again).
+		// The servers' own counts: every master took a share of the 60 SETs, 60 in all
+		// (replicas count them again).
 		Map<RedisNode, Long> sets = cluster.commandCallsPerNode("set");
 		List<RedisNode> masters = cluster.masters();
 		assertThat(masters).allSatisfy((master) -> assertThat(sets.get(master)).isPositive());

@@ -12,7 +12,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A test that names the cluster nodes itself keeps them: no connection details of the test cluster are registered.
+ * A test that names the cluster nodes itself keeps them: no connection details of the
+ * test cluster are registered.
  */
 @SpringBootTest(classes = SpringBootConnectionDetailsIntegrationTests.Application.class,
 		properties = "spring.data.redis.cluster.nodes=127.0.0.1:1")
@@ -29,8 +30,7 @@ class SpringBootNodesPropertyIntegrationTests {
 		assertThat(this.context.containsBean(RedisClusterContextCustomizer.BEAN_NAME)).isFalse();
 		LettuceConnectionFactory factory = (LettuceConnectionFactory) this.context
 			.getBean(RedisConnectionFactory.class);
-		assertThat(factory.getClusterConfiguration().getClusterNodes())
-			.singleElement()
+		assertThat(factory.getClusterConfiguration().getClusterNodes()).singleElement()
 			.satisfies((node) -> assertThat(node.getPort()).isEqualTo(1));
 	}
 

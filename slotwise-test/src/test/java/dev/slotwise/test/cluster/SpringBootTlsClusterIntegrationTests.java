@@ -9,7 +9,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A TLS-only cluster: the registered connection details carry an SSL bundle trusting the cluster's CA.
+ * A TLS-only cluster: the registered connection details carry an SSL bundle trusting the
+ * cluster's CA.
  */
 @SpringBootTest(classes = SpringBootConnectionDetailsIntegrationTests.Application.class,
 		properties = "spring.data.redis.client-name=tls-app")

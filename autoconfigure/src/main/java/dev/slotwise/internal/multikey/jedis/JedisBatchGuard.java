@@ -14,12 +14,13 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.QueryTimeoutException;
 
 /**
- * Keeps one Jedis node batch within its call: the batch stops when the call ended (its future was cancelled or
- * completed: the call failed, or timed out) or when the call's deadline passed, checked before the pool borrow and
- * at every window boundary, so that a failed {@code mSet}/{@code del} writes no further window. It also bounds the
- * batch's waits by the deadline: the pool borrow (never a non-positive wait, which commons-pool takes as "wait
- * forever") and the socket reads, so that a stalled node frees the executor thread at the deadline rather than at
- * the socket timeout.
+ * Keeps one Jedis node batch within its call: the batch stops when the call ended (its
+ * future was cancelled or completed: the call failed, or timed out) or when the call's
+ * deadline passed, checked before the pool borrow and at every window boundary, so that a
+ * failed {@code mSet}/{@code del} writes no further window. It also bounds the batch's
+ * waits by the deadline: the pool borrow (never a non-positive wait, which commons-pool
+ * takes as "wait forever") and the socket reads, so that a stalled node frees the
+ * executor thread at the deadline rather than at the socket timeout.
  */
 final class JedisBatchGuard {
 
@@ -56,13 +57,15 @@ final class JedisBatchGuard {
 	}
 
 	/**
-	 * Borrows a connection, waiting no longer than the pool's {@code max-wait} nor than the call's deadline.
+	 * Borrows a connection, waiting no longer than the pool's {@code max-wait} nor than
+	 * the call's deadline.
 	 * @param pool the node's pool
 	 * @return the connection, which returns to the pool when closed
 	 */
 	Connection borrow(ConnectionPool pool) {
 		check();
-		// Never hand commons-pool a non-positive wait: it would block until a connection frees up.
+		// Never hand commons-pool a non-positive wait: it would block until a connection
+		// frees up.
 		Duration wait = Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(1), left()));
 		Duration maxWait = pool.getMaxWaitDuration();
 		if (!maxWait.isNegative() && !maxWait.isZero() && maxWait.compareTo(wait) < 0) {
@@ -73,8 +76,9 @@ final class JedisBatchGuard {
 			connection = pool.borrowObject(wait);
 		}
 		catch (NoSuchElementException ex) {
-			throw new DataAccessResourceFailureException("No connection to " + this.node + " free within "
-					+ wait.toMillis() + " ms: its pool is exhausted (pool max-active, max-wait, slotwise.multikey.timeout)",
+			throw new DataAccessResourceFailureException(
+					"No connection to " + this.node + " free within " + wait.toMillis()
+							+ " ms: its pool is exhausted (pool max-active, max-wait, slotwise.multikey.timeout)",
 					ex);
 		}
 		catch (IllegalStateException ex) {
@@ -91,7 +95,8 @@ final class JedisBatchGuard {
 	}
 
 	/**
-	 * Starts bounding the reads of a connection by the deadline; closing the result restores its read timeout.
+	 * Starts bounding the reads of a connection by the deadline; closing the result
+	 * restores its read timeout.
 	 * @param connection the borrowed connection
 	 * @return the bound, to close before the connection returns to its pool
 	 */
@@ -104,8 +109,9 @@ final class JedisBatchGuard {
 	}
 
 	/**
-	 * The read timeout of one borrowed connection, shortened to the time left before each window and restored
-	 * before the connection returns to its pool (a connection whose read timed out is broken and not reused).
+	 * The read timeout of one borrowed connection, shortened to the time left before each
+	 * window and restored before the connection returns to its pool (a connection whose
+	 * read timed out is broken and not reused).
 	 */
 	final class ReadTimeout implements AutoCloseable {
 
@@ -121,14 +127,16 @@ final class JedisBatchGuard {
 		}
 
 		/**
-		 * Lets the next window's replies take no longer than the time left (0 is "no timeout" to a socket: never).
+		 * Lets the next window's replies take no longer than the time left (0 is "no
+		 * timeout" to a socket: never).
 		 */
 		void bound() {
 			bound(JedisBatchGuard.this.deadline);
 		}
 
 		/**
-		 * Lets the next replies take no longer than until the given time (at least a millisecond).
+		 * Lets the next replies take no longer than until the given time (at least a
+		 * millisecond).
 		 * @param until a {@link System#nanoTime()}
 		 */
 		void bound(long until) {

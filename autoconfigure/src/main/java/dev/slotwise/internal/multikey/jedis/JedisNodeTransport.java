@@ -37,28 +37,39 @@ import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.jedis.JedisExceptionConverter;
 
 /**
- * Sends node batches over connections borrowed from Jedis's per-node pools, one batch per task on the
- * {@link MultiKeyExecutor}. Slot owners come from the connection factory's topology provider, kept as a
- * {@link SlotTable} for as long as the provider returns the same topology.
+ * Sends node batches over connections borrowed from Jedis's per-node pools, one batch per
+ * task on the {@link MultiKeyExecutor}. Slot owners come from the connection factory's
+ * topology provider, kept as a {@link SlotTable} for as long as the provider returns the
+ * same topology.
  */
 public final class JedisNodeTransport implements NodeTransport {
 
 	/** Jedis's command for each of ours, resolved once. */
 	private static final Map<MultiKeyCommand, Protocol.Command> PROTOCOL_COMMANDS = protocolCommands();
 
-	/** The call timeout a transport built without one assumes: the default of {@code slotwise.multikey.timeout}. */
+	/**
+	 * The call timeout a transport built without one assumes: the default of
+	 * {@code slotwise.multikey.timeout}.
+	 */
 	static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(5);
 
-	/** Spring Data Redis's translation of Jedis's exceptions, which the call's failures follow. */
+	/**
+	 * Spring Data Redis's translation of Jedis's exceptions, which the call's failures
+	 * follow.
+	 */
 	private static final JedisExceptionConverter EXCEPTIONS = new JedisExceptionConverter();
 
 	/**
-	 * The default of {@code slotwise.multikey.jedis-executor.inline-batch-size}: a batch this small fits a socket's
-	 * buffers, so writing it never blocks the caller on a node that stopped reading.
+	 * The default of {@code slotwise.multikey.jedis-executor.inline-batch-size}: a batch
+	 * this small fits a socket's buffers, so writing it never blocks the caller on a node
+	 * that stopped reading.
 	 */
 	static final long DEFAULT_INLINE_BATCH_BYTES = 32 * 1024;
 
-	/** Far enough never to come, near enough not to overflow {@link System#nanoTime()} arithmetic. */
+	/**
+	 * Far enough never to come, near enough not to overflow {@link System#nanoTime()}
+	 * arithmetic.
+	 */
 	private static final long NO_DEADLINE = Long.MAX_VALUE / 4;
 
 	private final RedisClusterClient client;
@@ -72,10 +83,16 @@ public final class JedisNodeTransport implements NodeTransport {
 	/** The idle connections the calling thread may borrow in a {@link JedisRound}. */
 	private final JedisIdleConnections idleConnections = new JedisIdleConnections();
 
-	/** Gives broken connections back to their pools off the calling thread (see {@link JedisRound}). */
+	/**
+	 * Gives broken connections back to their pools off the calling thread (see
+	 * {@link JedisRound}).
+	 */
 	private final Executor releaser;
 
-	/** The largest batch written by the calling thread in a {@link JedisRound}; 0 sends every batch on the executor. */
+	/**
+	 * The largest batch written by the calling thread in a {@link JedisRound}; 0 sends
+	 * every batch on the executor.
+	 */
 	private final long inlineBatchBytes;
 
 	private volatile @Nullable Routing routing;
@@ -87,9 +104,11 @@ public final class JedisNodeTransport implements NodeTransport {
 	}
 
 	/**
-	 * @param releaser returns broken replica connections to their pools off the batch's thread
-	 * @param inlineBatchBytes the largest batch the calling thread writes itself, with the round's other small
-	 * batches, before it reads any reply ({@link JedisRound}); 0 sends every batch on the executor
+	 * @param releaser returns broken replica connections to their pools off the batch's
+	 * thread
+	 * @param inlineBatchBytes the largest batch the calling thread writes itself, with
+	 * the round's other small batches, before it reads any reply ({@link JedisRound}); 0
+	 * sends every batch on the executor
 	 */
 	public JedisNodeTransport(RedisClusterClient client, ClusterTopologyProvider topologyProvider, Executor executor,
 			MultiKeyReadFrom readFrom, Duration callTimeout, Executor releaser, long inlineBatchBytes) {
@@ -98,7 +117,8 @@ public final class JedisNodeTransport implements NodeTransport {
 		this.releaser = releaser;
 		this.topologyProvider = topologyProvider;
 		this.executor = executor;
-		// Replicas are chosen from the topology the engine last routed by: never a refresh on an executor thread.
+		// Replicas are chosen from the topology the engine last routed by: never a
+		// refresh on an executor thread.
 		this.reads = new JedisReadRouting(readFrom, () -> {
 			Routing current = this.routing;
 			return (current != null) ? current.topology : topologyProvider.getTopology();
@@ -143,10 +163,11 @@ public final class JedisNodeTransport implements NodeTransport {
 	}
 
 	/**
-	 * Runs the batch on the executor. The returned future is the batch's own: its cancellation (the call failed or
-	 * timed out) stops the batch at its next window, and a batch still queued at that point never starts. Reads may
-	 * go to a replica first ({@code slotwise.multikey.read-from}): {@link JedisReadRouting} picks the node and falls
-	 * back to the master, within the same deadline.
+	 * Runs the batch on the executor. The returned future is the batch's own: its
+	 * cancellation (the call failed or timed out) stops the batch at its next window, and
+	 * a batch still queued at that point never starts. Reads may go to a replica first
+	 * ({@code slotwise.multikey.read-from}): {@link JedisReadRouting} picks the node and
+	 * falls back to the master, within the same deadline.
 	 */
 	@Override
 	public CompletableFuture<List<Object>> send(NodeAddress node, List<Request> requests, int maxPerFlush,
@@ -165,13 +186,14 @@ public final class JedisNodeTransport implements NodeTransport {
 	}
 
 	/**
-	 * A round whose small batches the calling thread writes to every node before it reads any reply
-	 * ({@link JedisRound}); larger ones, and reads that may go to a replica, run on the executor as before.
+	 * A round whose small batches the calling thread writes to every node before it reads
+	 * any reply ({@link JedisRound}); larger ones, and reads that may go to a replica,
+	 * run on the executor as before.
 	 */
 	@Override
 	public Round round(int maxPerFlush, long deadline) {
-		return (this.inlineBatchBytes > 0) ? new JedisRound(this, maxPerFlush, deadline) : NodeTransport.super.round(
-				maxPerFlush, deadline);
+		return (this.inlineBatchBytes > 0) ? new JedisRound(this, maxPerFlush, deadline)
+				: NodeTransport.super.round(maxPerFlush, deadline);
 	}
 
 	Executor releaser() {
@@ -183,15 +205,18 @@ public final class JedisNodeTransport implements NodeTransport {
 	}
 
 	/**
-	 * Returns whether the calling thread may write a batch itself in a {@link JedisRound}: it goes to the node it was
-	 * routed to (no replica), in one window, and is small enough to fit the socket's buffers, so the write cannot
-	 * block on a node that stopped reading (the reads are bounded by the call's deadline, the writes are not).
+	 * Returns whether the calling thread may write a batch itself in a
+	 * {@link JedisRound}: it goes to the node it was routed to (no replica), in one
+	 * window, and is small enough to fit the socket's buffers, so the write cannot block
+	 * on a node that stopped reading (the reads are bounded by the call's deadline, the
+	 * writes are not).
 	 */
 	boolean inline(List<Request> requests, int maxPerFlush) {
 		if (requests.size() > maxPerFlush || !this.reads.mastersOnly(requests)) {
 			return false;
 		}
-		// RESP framing: "*n\r\n" per command, "$len\r\n...\r\n" per argument; 16 bytes each is an upper bound.
+		// RESP framing: "*n\r\n" per command, "$len\r\n...\r\n" per argument; 16 bytes
+		// each is an upper bound.
 		long bytes = 0;
 		for (Request request : requests) {
 			bytes += 32;
@@ -206,9 +231,11 @@ public final class JedisNodeTransport implements NodeTransport {
 	}
 
 	/**
-	 * Sends the batch on a connection from the node's pool; when that connection turns out closed by the node before
-	 * any reply of the batch was read, once more on a fresh one ({@link StaleJedisConnections}, which says why this
-	 * is no worse than plain Boot). Both attempts keep to the call's deadline: the guard checks it before borrowing.
+	 * Sends the batch on a connection from the node's pool; when that connection turns
+	 * out closed by the node before any reply of the batch was read, once more on a fresh
+	 * one ({@link StaleJedisConnections}, which says why this is no worse than plain
+	 * Boot). Both attempts keep to the call's deadline: the guard checks it before
+	 * borrowing.
 	 */
 	private List<Object> sendNow(NodeAddress node, List<Request> requests, int maxPerFlush,
 			JedisReadRouting.Session session, JedisBatchGuard guard) {
@@ -221,13 +248,15 @@ public final class JedisNodeTransport implements NodeTransport {
 			JedisReadRouting.Session session, JedisBatchGuard guard, StaleJedisConnections.Attempt attempt) {
 		List<Object> replies = new ArrayList<>(requests.size());
 		guard.check();
-		// Closed in reverse: the deadline's read bound, then the session (a replica's READONLY and shorter timeout),
+		// Closed in reverse: the deadline's read bound, then the session (a replica's
+		// READONLY and shorter timeout),
 		// then the connection goes back to its pool (destroyed when broken).
 		try (Connection connection = attempt.borrowed(guard.borrow(pool));
 				JedisReadRouting.Restore prepared = session.open(connection);
 				JedisBatchGuard.ReadTimeout reads = guard.readTimeout(connection)) {
 			for (List<Request> window : Chunks.of(requests, maxPerFlush)) {
-				// A window boundary: what a failed or late call has not written yet, it must not write.
+				// A window boundary: what a failed or late call has not written yet, it
+				// must not write.
 				guard.check();
 				reads.bound();
 				int sent = write(connection, window);
@@ -238,7 +267,8 @@ public final class JedisNodeTransport implements NodeTransport {
 	}
 
 	/**
-	 * Writes one window of requests into the connection's buffer (Jedis flushes it when full, and before a read).
+	 * Writes one window of requests into the connection's buffer (Jedis flushes it when
+	 * full, and before a read).
 	 * @return the number of commands written, {@code ASKING} included
 	 */
 	static int write(Connection connection, List<Request> window) {
@@ -259,22 +289,26 @@ public final class JedisNodeTransport implements NodeTransport {
 	}
 
 	/**
-	 * Reads the replies of a window {@link #write written} to the connection, one per request.
+	 * Reads the replies of a window {@link #write written} to the connection, one per
+	 * request.
 	 * @param sent the number of commands written
-	 * @param attempt the batch's attempt: only a connection failure before any reply allows a second one
+	 * @param attempt the batch's attempt: only a connection failure before any reply
+	 * allows a second one
 	 * @param replies receives the replies, in order
 	 */
 	static void read(Connection connection, List<Request> window, int sent, StaleJedisConnections.Attempt attempt,
 			List<Object> replies) {
 		List<Object> raw = new ArrayList<>(sent);
-		// The first reply on its own: only a connection failure before any reply allows a second attempt.
+		// The first reply on its own: only a connection failure before any reply allows a
+		// second attempt.
 		raw.add(attempt.read(connection));
 		// getMany reads the rest; error replies come back as exceptions in the list.
 		raw.addAll(connection.getMany(sent - 1));
 		int index = 0;
 		for (Request request : window) {
 			if (request.asking() && raw.get(index++) instanceof JedisDataException refused) {
-				// ASKING refused (NOPERM for a user without it): without it the command only meets MOVED
+				// ASKING refused (NOPERM for a user without it): without it the command
+				// only meets MOVED
 				// again, so the refusal is the command's reply.
 				replies.add(decode(refused, request.command()));
 				index++;
@@ -307,8 +341,8 @@ public final class JedisNodeTransport implements NodeTransport {
 	}
 
 	/**
-	 * Not supported: a Jedis node batch holds a thread, which the call's deadline ends, so the Jedis engine runs no
-	 * call that needs a timer.
+	 * Not supported: a Jedis node batch holds a thread, which the call's deadline ends,
+	 * so the Jedis engine runs no call that needs a timer.
 	 */
 	@Override
 	public Runnable schedule(Runnable task, long delayNanos) {

@@ -35,28 +35,34 @@ import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.RedisClusterNode;
 
 /**
- * Picks the node a Jedis node batch is sent to when reads may go to replicas ({@link MultiKeyReadFrom}), and sends a
- * read batch a replica fails again to the master.
+ * Picks the node a Jedis node batch is sent to when reads may go to replicas
+ * ({@link MultiKeyReadFrom}), and sends a read batch a replica fails again to the master.
  * <p>
- * Replicas come from the same topology the engine routes by (Spring Data Redis's {@code CLUSTER NODES} view), their
- * connections from Jedis's per-node pools, which Jedis creates for the replicas its slot table lists; a replica the
- * topology lists and Jedis's slot table not yet gets its pool set up when the topology is indexed. A replica serves reads of its
- * master's slots only on a connection in {@code READONLY} mode; Jedis's pools do not send it (its
- * {@code readOnlyForRedisClusterReplicas} flag would, but on every connection of the application, masters
- * included), so it is sent here, once on each pooled connection before its first batch (one round trip), and
- * remembered per connection.
+ * Replicas come from the same topology the engine routes by (Spring Data Redis's
+ * {@code CLUSTER NODES} view), their connections from Jedis's per-node pools, which Jedis
+ * creates for the replicas its slot table lists; a replica the topology lists and Jedis's
+ * slot table not yet gets its pool set up when the topology is indexed. A replica serves
+ * reads of its master's slots only on a connection in {@code READONLY} mode; Jedis's
+ * pools do not send it (its {@code readOnlyForRedisClusterReplicas} flag would, but on
+ * every connection of the application, masters included), so it is sent here, once on
+ * each pooled connection before its first batch (one round trip), and remembered per
+ * connection.
  * <p>
- * Only batches of reads ({@code MGET}, {@code EXISTS}) that the engine routed by slot to the slot's master are
- * candidates: writes, and commands a redirect ({@code MOVED}, {@code ASK}, {@code TRYAGAIN}) sent to a node, go to
- * that node. A replica batch gets half of the call's timeout as its socket timeout, so that the master still has time
- * to serve it when the replica does not answer.
+ * Only batches of reads ({@code MGET}, {@code EXISTS}) that the engine routed by slot to
+ * the slot's master are candidates: writes, and commands a redirect ({@code MOVED},
+ * {@code ASK}, {@code TRYAGAIN}) sent to a node, go to that node. A replica batch gets
+ * half of the call's timeout as its socket timeout, so that the master still has time to
+ * serve it when the replica does not answer.
  * <p>
- * Known limit: only masters answer {@code ASK}, so while a slot migrates, a replica of the source master reads the
- * keys already moved as missing; the README warns about it.
+ * Known limit: only masters answer {@code ASK}, so while a slot migrates, a replica of
+ * the source master reads the keys already moved as missing; the README warns about it.
  */
 final class JedisReadRouting {
 
-	/** How long {@link MultiKeyReadFrom#REPLICA_PREFERRED} leaves a replica that failed a batch aside. */
+	/**
+	 * How long {@link MultiKeyReadFrom#REPLICA_PREFERRED} leaves a replica that failed a
+	 * batch aside.
+	 */
 	static final Duration QUARANTINE = Duration.ofSeconds(5);
 
 	private static final Log logger = LogFactory.getLog(JedisReadRouting.class);
@@ -73,13 +79,23 @@ final class JedisReadRouting {
 
 	private final Supplier<Map<String, ConnectionPool>> pools;
 
-	/** The longest a replica may take to answer before its batch goes to the master, in milliseconds. */
+	/**
+	 * The longest a replica may take to answer before its batch goes to the master, in
+	 * milliseconds.
+	 */
 	private final int replicaTimeoutMillis;
 
-	/** Pooled replica connections already in {@code READONLY} mode (identity: {@code Connection} keeps equals). */
-	private final Set<Connection> readOnly = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+	/**
+	 * Pooled replica connections already in {@code READONLY} mode (identity:
+	 * {@code Connection} keeps equals).
+	 */
+	private final Set<Connection> readOnly = Collections
+		.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
-	/** Replicas that failed a batch, with the {@link System#nanoTime()} until which they are left aside. */
+	/**
+	 * Replicas that failed a batch, with the {@link System#nanoTime()} until which they
+	 * are left aside.
+	 */
 	private final Map<NodeAddress, Long> failed = new ConcurrentHashMap<>();
 
 	/** Returns broken replica connections to their pools, off the batch's thread. */
@@ -91,10 +107,13 @@ final class JedisReadRouting {
 	 * Creates the routing.
 	 * @param readFrom where reads go
 	 * @param topology the topology the engine last routed by
-	 * @param client the cluster client, whose node pools (by {@code host:port}) the batches use
-	 * @param callTimeout the engine's bound on a call: a replica gets half of it to answer, so that the master still
-	 * has time to serve the batch when the replica does not
-	 * @param releaser returns broken replica connections to their pools, off the batch's thread
+	 * @param client the cluster client, whose node pools (by {@code host:port}) the
+	 * batches use
+	 * @param callTimeout the engine's bound on a call: a replica gets half of it to
+	 * answer, so that the master still has time to serve the batch when the replica does
+	 * not
+	 * @param releaser returns broken replica connections to their pools, off the batch's
+	 * thread
 	 */
 	JedisReadRouting(MultiKeyReadFrom readFrom, Supplier<ClusterTopology> topology, RedisClusterClient client,
 			Duration callTimeout, Executor releaser) {
@@ -107,9 +126,10 @@ final class JedisReadRouting {
 	}
 
 	/**
-	 * Sends a batch to the node the engine routed it to, or, for reads when replicas may serve them, to a replica of
-	 * that master; when the replica fails (a connection error or timeout, {@code LOADING}, {@code MASTERDOWN}), the
-	 * batch is sent again to the master.
+	 * Sends a batch to the node the engine routed it to, or, for reads when replicas may
+	 * serve them, to a replica of that master; when the replica fails (a connection error
+	 * or timeout, {@code LOADING}, {@code MASTERDOWN}), the batch is sent again to the
+	 * master.
 	 * @param node the master the engine routed the batch to, or the node a redirect named
 	 * @param requests the batch
 	 * @param sender sends the batch to a node
@@ -129,7 +149,8 @@ final class JedisReadRouting {
 			failed(replica, node, refusal);
 		}
 		catch (CancellationException ex) {
-			// The call ended (failed elsewhere or timed out): not the replica's fault, and nothing more to send.
+			// The call ended (failed elsewhere or timed out): not the replica's fault,
+			// and nothing more to send.
 			throw ex;
 		}
 		catch (RuntimeException ex) {
@@ -139,8 +160,9 @@ final class JedisReadRouting {
 	}
 
 	/**
-	 * Returns whether a batch goes to the node the engine routed it to whatever the replicas' state: reads stay on
-	 * masters, or the batch is not one a replica may serve.
+	 * Returns whether a batch goes to the node the engine routed it to whatever the
+	 * replicas' state: reads stay on masters, or the batch is not one a replica may
+	 * serve.
 	 * @param requests the batch
 	 * @return whether no replica is ever chosen for it
 	 */
@@ -153,7 +175,8 @@ final class JedisReadRouting {
 			return null;
 		}
 		Replicas current = replicas();
-		// Every request of a batch routed by slot belongs to the same master, so one slot tells the candidates.
+		// Every request of a batch routed by slot belongs to the same master, so one slot
+		// tells the candidates.
 		int slot = SlotHash.slot(requests.get(0).args()[0]);
 		if (!node.equals(current.masters.owner(slot))) {
 			return null;
@@ -162,7 +185,8 @@ final class JedisReadRouting {
 		if (replicas.isEmpty()) {
 			return null;
 		}
-		// Jedis drops the pool of a node its slot table no longer lists (a replica gone down): such a replica is
+		// Jedis drops the pool of a node its slot table no longer lists (a replica gone
+		// down): such a replica is
 		// skipped rather than sent a batch that could only fail.
 		Set<String> pools = this.pools.get().keySet();
 		long now = System.nanoTime();
@@ -185,7 +209,8 @@ final class JedisReadRouting {
 	}
 
 	/**
-	 * Returns the replicas of each master, indexed once per topology the provider hands out.
+	 * Returns the replicas of each master, indexed once per topology the provider hands
+	 * out.
 	 */
 	private Replicas replicas() {
 		ClusterTopology topology = this.topology.get();
@@ -198,8 +223,9 @@ final class JedisReadRouting {
 	}
 
 	/**
-	 * Returns why a replica refused a batch it should serve ({@code LOADING} while it loads its data set,
-	 * {@code MASTERDOWN} when it lost its master and is configured not to serve stale data), or {@code null}.
+	 * Returns why a replica refused a batch it should serve ({@code LOADING} while it
+	 * loads its data set, {@code MASTERDOWN} when it lost its master and is configured
+	 * not to serve stale data), or {@code null}.
 	 */
 	private static @Nullable String refusal(List<Object> replies) {
 		for (Object reply : replies) {
@@ -229,7 +255,8 @@ final class JedisReadRouting {
 		/**
 		 * Sends the batch.
 		 * @param node the node
-		 * @param session prepares the borrowed connection and is closed before it goes back to its pool
+		 * @param session prepares the borrowed connection and is closed before it goes
+		 * back to its pool
 		 * @return the replies
 		 */
 		List<Object> send(NodeAddress node, Session session);
@@ -237,8 +264,8 @@ final class JedisReadRouting {
 	}
 
 	/**
-	 * What a batch does to the connection it borrows: nothing for masters; for replicas, {@code READONLY} once per
-	 * connection and a shorter socket timeout for the batch.
+	 * What a batch does to the connection it borrows: nothing for masters; for replicas,
+	 * {@code READONLY} once per connection and a shorter socket timeout for the batch.
 	 */
 	interface Session {
 
@@ -249,7 +276,8 @@ final class JedisReadRouting {
 		/**
 		 * Prepares a borrowed connection before the batch is written.
 		 * @param connection the connection
-		 * @return a handle that restores the connection; closed before the connection goes back to its pool
+		 * @return a handle that restores the connection; closed before the connection
+		 * goes back to its pool
 		 */
 		default Restore open(Connection connection) {
 			return () -> {
@@ -289,7 +317,8 @@ final class JedisReadRouting {
 				}
 			}
 			catch (RuntimeException ex) {
-				// READONLY refused (an ACL without it) leaves a sound connection: it goes back as it came.
+				// READONLY refused (an ACL without it) leaves a sound connection: it goes
+				// back as it came.
 				if (!releaseIfBroken(connection) && connection.getSoTimeout() != socketTimeout) {
 					connection.setSoTimeout(socketTimeout);
 				}
@@ -303,9 +332,10 @@ final class JedisReadRouting {
 		}
 
 		/**
-		 * Hands a broken connection back to its pool on another thread ({@link BrokenJedisConnections}): towards a
-		 * replica that hangs, the replacement's handshake would hold the batch for the whole socket timeout before it
-		 * could go to the master.
+		 * Hands a broken connection back to its pool on another thread
+		 * ({@link BrokenJedisConnections}): towards a replica that hangs, the
+		 * replacement's handshake would hold the batch for the whole socket timeout
+		 * before it could go to the master.
 		 */
 		private boolean releaseIfBroken(Connection connection) {
 			if (!connection.isBroken()) {
@@ -321,7 +351,8 @@ final class JedisReadRouting {
 	}
 
 	/**
-	 * The replicas the cluster considers up, by master, and the masters' slots, keyed as Jedis keys its pools.
+	 * The replicas the cluster considers up, by master, and the masters' slots, keyed as
+	 * Jedis keys its pools.
 	 */
 	private record Replicas(ClusterTopology topology, SlotTable masters, Map<NodeAddress, List<NodeAddress>> byMaster) {
 
@@ -348,14 +379,17 @@ final class JedisReadRouting {
 				NodeAddress master = masterById.get(node.getMasterId());
 				NodeAddress address = JedisNodePools.address(node, pools.keySet());
 				if (master != null && address != null) {
-					// A replica Jedis's slot cache does not list yet (a fresh cluster's CLUSTER SLOTS leaves out
-					// replicas whose replication offset has not reached every node) gets its pool now, not at
+					// A replica Jedis's slot cache does not list yet (a fresh cluster's
+					// CLUSTER SLOTS leaves out
+					// replicas whose replication offset has not reached every node) gets
+					// its pool now, not at
 					// Jedis's next renewal.
 					try {
 						JedisNodePools.findOrSetUp(client, pools, node);
 					}
 					catch (RuntimeException ex) {
-						// Unreachable: its master serves its reads until the topology says more.
+						// Unreachable: its master serves its reads until the topology
+						// says more.
 						logger.debug("Could not set up the pool of replica " + address, ex);
 						continue;
 					}

@@ -18,34 +18,43 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 
 /**
- * One round of a Jedis multi-key call sent the way a hand-written cluster pipeline sends it: the calling thread
- * writes and flushes every small batch of the round, each on a connection from its node's pool, before it reads any
- * reply; the nodes work on their batches at the same time while the caller reads them in turn. On the executor each
- * batch costs a hand-off to a thread and back (a wake-up on each side per node), which was most of the gap between
- * Slotwise over Jedis and the hand-written pipeline, and grew with the number of masters (docs/scale.md).
+ * One round of a Jedis multi-key call sent the way a hand-written cluster pipeline sends
+ * it: the calling thread writes and flushes every small batch of the round, each on a
+ * connection from its node's pool, before it reads any reply; the nodes work on their
+ * batches at the same time while the caller reads them in turn. On the executor each
+ * batch costs a hand-off to a thread and back (a wake-up on each side per node), which
+ * was most of the gap between Slotwise over Jedis and the hand-written pipeline, and grew
+ * with the number of masters (docs/scale.md).
  * <p>
  * The rules of a batch on the executor hold here for each batch:
  * <ul>
- * <li>the call's deadline bounds the pool borrow and every read ({@link JedisBatchGuard}); a batch whose call ended is
- * not written;</li>
- * <li>only a batch small enough for the socket's buffers is written here ({@link JedisNodeTransport#inline}), so the
- * write, which no timeout bounds, cannot hold the caller on a node that stopped reading;</li>
- * <li>a connection its node closed while idle, found before any reply was read, sends the batch once more on a fresh
- * one ({@link StaleJedisConnections});</li>
- * <li>once a batch fails otherwise, the batches not yet written are not written (a failed {@code mSet} writes nothing
- * more), and the replies of those already written are read only if they come within a short bound, so that their
- * connections go back to their pools; a connection with replies pending is destroyed instead, off the caller's
+ * <li>the call's deadline bounds the pool borrow and every read
+ * ({@link JedisBatchGuard}); a batch whose call ended is not written;</li>
+ * <li>only a batch small enough for the socket's buffers is written here
+ * ({@link JedisNodeTransport#inline}), so the write, which no timeout bounds, cannot hold
+ * the caller on a node that stopped reading;</li>
+ * <li>a connection its node closed while idle, found before any reply was read, sends the
+ * batch once more on a fresh one ({@link StaleJedisConnections});</li>
+ * <li>once a batch fails otherwise, the batches not yet written are not written (a failed
+ * {@code mSet} writes nothing more), and the replies of those already written are read
+ * only if they come within a short bound, so that their connections go back to their
+ * pools; a connection with replies pending is destroyed instead, off the caller's
  * thread;</li>
- * <li>a batch is written here only when its node's pool has an idle connection: opening one waits for the node's
- * handshake, which only the socket timeout bounds, so that is left to an executor thread.</li>
+ * <li>a batch is written here only when its node's pool has an idle connection: opening
+ * one waits for the node's handshake, which only the socket timeout bounds, so that is
+ * left to an executor thread.</li>
  * </ul>
- * Connections are borrowed in one order of nodes, so two callers each holding a connection another waits for cannot
- * wait on each other in a cycle. The futures complete once every connection of the round is back in its pool: a
- * redirect's next round, which runs from a future's completion, never waits on a connection this round holds.
+ * Connections are borrowed in one order of nodes, so two callers each holding a
+ * connection another waits for cannot wait on each other in a cycle. The futures complete
+ * once every connection of the round is back in its pool: a redirect's next round, which
+ * runs from a future's completion, never waits on a connection this round holds.
  */
 final class JedisRound implements NodeTransport.Round {
 
-	/** How long the replies of batches written before another failed may take to be drained, all together. */
+	/**
+	 * How long the replies of batches written before another failed may take to be
+	 * drained, all together.
+	 */
 	private static final long DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
 	private static final Comparator<Batch> NODE_ORDER = Comparator.comparing((Batch batch) -> batch.node.host())
@@ -59,10 +68,16 @@ final class JedisRound implements NodeTransport.Round {
 
 	private final List<Batch> held = new ArrayList<>();
 
-	/** The failure after which nothing more of the round is written, nor read but to drain its connections. */
+	/**
+	 * The failure after which nothing more of the round is written, nor read but to drain
+	 * its connections.
+	 */
 	private @Nullable RuntimeException stop;
 
-	/** The {@link System#nanoTime()} until which connections are drained after a failure; 0 until one. */
+	/**
+	 * The {@link System#nanoTime()} until which connections are drained after a failure;
+	 * 0 until one.
+	 */
 	private long drainUntil;
 
 	JedisRound(JedisNodeTransport transport, int maxPerFlush, long deadline) {
@@ -75,8 +90,10 @@ final class JedisRound implements NodeTransport.Round {
 	public CompletableFuture<List<Object>> add(NodeAddress node, List<Request> requests) {
 		JedisIdleConnections.Claim claim = this.transport.inline(requests, this.maxPerFlush)
 				? this.transport.idleConnections().claim(node, this.transport.pool(node, requests)) : null;
-		// Only an idle connection: a borrow that has to open one waits for the node's handshake, which only the
-		// socket timeout bounds, not the call's deadline; an executor thread waits for it instead.
+		// Only an idle connection: a borrow that has to open one waits for the node's
+		// handshake, which only the
+		// socket timeout bounds, not the call's deadline; an executor thread waits for it
+		// instead.
 		if (claim == null) {
 			return this.transport.send(node, requests, this.maxPerFlush, this.deadline);
 		}
@@ -96,7 +113,8 @@ final class JedisRound implements NodeTransport.Round {
 			readAll();
 		}
 		catch (RuntimeException | Error ex) {
-			// Not a node's failure (those are caught per batch): end every batch not answered yet with it.
+			// Not a node's failure (those are caught per batch): end every batch not
+			// answered yet with it.
 			for (Batch batch : this.held) {
 				if (batch.replies == null && batch.failure == null) {
 					batch.failure = (ex instanceof RuntimeException runtime) ? runtime : new IllegalStateException(ex);
@@ -127,7 +145,8 @@ final class JedisRound implements NodeTransport.Round {
 					batch.releaseClaim();
 				}
 				batch.sent = JedisNodeTransport.write(batch.connection, batch.requests);
-				// getMany(0) flushes and reads nothing (Connection.flush() is protected): the node starts on its
+				// getMany(0) flushes and reads nothing (Connection.flush() is protected):
+				// the node starts on its
 				// batch while the next node's is written.
 				batch.connection.getMany(0);
 			}
@@ -158,9 +177,10 @@ final class JedisRound implements NodeTransport.Round {
 	}
 
 	/**
-	 * Reads the replies of a batch written before another batch failed, if they are in within a short bound, so
-	 * that its connection goes back to its pool: destroying it would cost a new connection, opened when a
-	 * destroyed one is replaced. The replies are not used: the call failed.
+	 * Reads the replies of a batch written before another batch failed, if they are in
+	 * within a short bound, so that its connection goes back to its pool: destroying it
+	 * would cost a new connection, opened when a destroyed one is replaced. The replies
+	 * are not used: the call failed.
 	 */
 	private void drain(Batch batch, Connection connection) {
 		if (this.drainUntil == 0) {
@@ -171,7 +191,8 @@ final class JedisRound implements NodeTransport.Round {
 			batch.drained = true;
 		}
 		catch (RuntimeException ex) {
-			// Not read in time, or the connection failed: it is destroyed, off the caller's thread.
+			// Not read in time, or the connection failed: it is destroyed, off the
+			// caller's thread.
 		}
 	}
 
@@ -195,8 +216,9 @@ final class JedisRound implements NodeTransport.Round {
 	}
 
 	/**
-	 * Sends each batch that met a connection its node had closed once more, alone, on a fresh connection, as the
-	 * executor's path does; after another batch's failure there is no point.
+	 * Sends each batch that met a connection its node had closed once more, alone, on a
+	 * fresh connection, as the executor's path does; after another batch's failure there
+	 * is no point.
 	 */
 	private void sendStaleAgain() {
 		for (Batch batch : this.held) {
@@ -236,7 +258,8 @@ final class JedisRound implements NodeTransport.Round {
 				batch.future.completeExceptionally(batch.failure);
 			}
 			else {
-				// Not written, or written and not read, because another batch of the round failed (completed above).
+				// Not written, or written and not read, because another batch of the
+				// round failed (completed above).
 				batch.future.completeExceptionally(new CancellationException(
 						"Batch for " + batch.node + " not sent or not read: another node's batch failed"));
 			}
@@ -260,7 +283,10 @@ final class JedisRound implements NodeTransport.Round {
 
 		private final ConnectionPool pool;
 
-		/** The idle connection claimed in the pool, until the batch borrowed one (or was not written). */
+		/**
+		 * The idle connection claimed in the pool, until the batch borrowed one (or was
+		 * not written).
+		 */
 		private JedisIdleConnections.@Nullable Claim claim;
 
 		private @Nullable Connection connection;
@@ -271,7 +297,10 @@ final class JedisRound implements NodeTransport.Round {
 
 		private @Nullable List<Object> replies;
 
-		/** Whether the replies were read after the round failed: the connection is sound, the replies unused. */
+		/**
+		 * Whether the replies were read after the round failed: the connection is sound,
+		 * the replies unused.
+		 */
 		private boolean drained;
 
 		private @Nullable RuntimeException failure;
@@ -293,12 +322,14 @@ final class JedisRound implements NodeTransport.Round {
 		}
 
 		/**
-		 * Gives the connection back: to its pool when every reply of the batch was read, destroyed otherwise (its
-		 * unread replies would be read as the next borrower's). A broken connection goes back to its pool on the
-		 * releaser's thread ({@link BrokenJedisConnections}), and its socket is closed here.
+		 * Gives the connection back: to its pool when every reply of the batch was read,
+		 * destroyed otherwise (its unread replies would be read as the next borrower's).
+		 * A broken connection goes back to its pool on the releaser's thread
+		 * ({@link BrokenJedisConnections}), and its socket is closed here.
 		 */
 		void release(Executor releaser) {
-			// A batch not written (another failed first) never borrowed: its claim ends here.
+			// A batch not written (another failed first) never borrowed: its claim ends
+			// here.
 			releaseClaim();
 			Connection held = this.connection;
 			if (held == null) {
@@ -324,9 +355,10 @@ final class JedisRound implements NodeTransport.Round {
 		}
 
 		/**
-		 * Returns the connection to its pool, or only closes its socket once detached from it. Closing may fail when
-		 * the pool is gone (Jedis closes the pool of a node its slot table dropped, a killed master): the batch's
-		 * replies stand, and the connection's socket is closed here instead.
+		 * Returns the connection to its pool, or only closes its socket once detached
+		 * from it. Closing may fail when the pool is gone (Jedis closes the pool of a
+		 * node its slot table dropped, a killed master): the batch's replies stand, and
+		 * the connection's socket is closed here instead.
 		 */
 		private static void giveBack(Connection connection) {
 			try {

@@ -13,23 +13,30 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The bounded pool of named daemon threads on which per-node batches run (used by the Jedis engine; Lettuce's I/O
- * is asynchronous and needs no threads of its own).
+ * The bounded pool of named daemon threads on which per-node batches run (used by the
+ * Jedis engine; Lettuce's I/O is asynchronous and needs no threads of its own).
  * <p>
- * When every thread is busy and the queue is full, a multi-key node batch ({@link #bounded(Runnable, long)}) makes
- * its caller wait for room in the queue until the call's deadline, then fails with a
- * {@link RejectedExecutionException} naming the saturation: it never runs on the caller, where a stalled node would
- * hold the caller past {@code slotwise.multikey.timeout} (up to the socket timeout). Other work (pipeline node
- * groups, which have no call deadline) runs on the submitting thread instead. Either way callers slow down rather
- * than queue without bound. Deliberately not a {@link Executor}, so that it never stands in for the application's
- * own task executor.
+ * When every thread is busy and the queue is full, a multi-key node batch
+ * ({@link #bounded(Runnable, long)}) makes its caller wait for room in the queue until
+ * the call's deadline, then fails with a {@link RejectedExecutionException} naming the
+ * saturation: it never runs on the caller, where a stalled node would hold the caller
+ * past {@code slotwise.multikey.timeout} (up to the socket timeout). Other work (pipeline
+ * node groups, which have no call deadline) runs on the submitting thread instead. Either
+ * way callers slow down rather than queue without bound. Deliberately not a
+ * {@link Executor}, so that it never stands in for the application's own task executor.
  */
 public final class MultiKeyExecutor implements AutoCloseable {
 
-	/** The name of the thread that gives broken replica connections back when the batch threads come from a factory. */
+	/**
+	 * The name of the thread that gives broken replica connections back when the batch
+	 * threads come from a factory.
+	 */
 	static final String RELEASER_THREAD_NAME = "slotwise-multikey-release";
 
-	/** How long an idle thread (a batch thread or the releaser) waits for work before it ends. */
+	/**
+	 * How long an idle thread (a batch thread or the releaser) waits for work before it
+	 * ends.
+	 */
 	private static final Duration IDLE_THREAD_KEEP_ALIVE = Duration.ofSeconds(60);
 
 	private final ThreadPoolExecutor pool;
@@ -76,10 +83,11 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	}
 
 	/**
-	 * Creates an executor whose threads come from the given factory, for example virtual threads when the
-	 * application enabled them ({@code spring.threads.virtual.enabled=true}), as Spring Boot gives Spring Data
-	 * Redis's own cluster executor. The bound stays: at most {@code threads} batches run at once, each holding one
-	 * pooled connection.
+	 * Creates an executor whose threads come from the given factory, for example virtual
+	 * threads when the application enabled them
+	 * ({@code spring.threads.virtual.enabled=true}), as Spring Boot gives Spring Data
+	 * Redis's own cluster executor. The bound stays: at most {@code threads} batches run
+	 * at once, each holding one pooled connection.
 	 * @param threads the most batches running at once, positive
 	 * @param queueCapacity the most batches waiting, positive
 	 * @param threadFactory creates the threads
@@ -102,8 +110,7 @@ public final class MultiKeyExecutor implements AutoCloseable {
 		ThreadFactory factory = threadFactory;
 		LongAdder callerRuns = new LongAdder();
 		ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, IDLE_THREAD_KEEP_ALIVE.toMillis(),
-				TimeUnit.MILLISECONDS,
-				new ArrayBlockingQueue<>(queueCapacity), factory, (batch, executor) -> {
+				TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queueCapacity), factory, (batch, executor) -> {
 					if (batch instanceof Bounded bounded) {
 						waitForRoom(bounded, executor);
 					}
@@ -124,7 +131,8 @@ public final class MultiKeyExecutor implements AutoCloseable {
 
 	private static void runOnCaller(Runnable batch, ThreadPoolExecutor pool, LongAdder callerRuns) {
 		if (pool.isShutdown()) {
-			// Fail at once rather than dropping the batch, which would leave its caller waiting for the timeout.
+			// Fail at once rather than dropping the batch, which would leave its caller
+			// waiting for the timeout.
 			throw new RejectedExecutionException("The Slotwise multi-key executor is shut down");
 		}
 		callerRuns.increment();
@@ -132,8 +140,9 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	}
 
 	/**
-	 * Waits for room in the queue until the batch's deadline. Never runs the batch on the caller: a batch may stall
-	 * on its node for the socket timeout, far beyond the call's deadline.
+	 * Waits for room in the queue until the batch's deadline. Never runs the batch on the
+	 * caller: a batch may stall on its node for the socket timeout, far beyond the call's
+	 * deadline.
 	 */
 	private static void waitForRoom(Bounded batch, ThreadPoolExecutor pool) {
 		if (pool.isShutdown()) {
@@ -154,7 +163,8 @@ public final class MultiKeyExecutor implements AutoCloseable {
 					+ " batches queued until the call's deadline (slotwise.multikey.timeout); raise "
 					+ "slotwise.multikey.jedis-executor.threads or queue-capacity, or lower the callers' concurrency");
 		}
-		// Queued behind the executor's back: make sure a thread takes it, and take it back if shutdown came first.
+		// Queued behind the executor's back: make sure a thread takes it, and take it
+		// back if shutdown came first.
 		if (pool.isShutdown() && pool.remove(batch)) {
 			throw new RejectedExecutionException("The Slotwise multi-key executor is shut down");
 		}
@@ -162,8 +172,8 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	}
 
 	/**
-	 * Marks a node batch of a call with its deadline: when the executor is saturated, its submitter waits for room
-	 * until then instead of running it.
+	 * Marks a node batch of a call with its deadline: when the executor is saturated, its
+	 * submitter waits for room until then instead of running it.
 	 * @param batch the batch
 	 * @param deadline the {@link System#nanoTime()} by which the call must end
 	 * @return the batch to submit
@@ -177,10 +187,13 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	}
 
 	/**
-	 * Sets the largest node batch of a multi-key call that the calling thread writes itself, together with the call's
-	 * other small batches and before it reads any reply, instead of handing it to one of these threads
-	 * ({@code slotwise.multikey.jedis-executor.inline-batch-size}). Takes effect for the engines created after it.
-	 * @param bytes the size in bytes of the batch's commands; 0 runs every batch on these threads
+	 * Sets the largest node batch of a multi-key call that the calling thread writes
+	 * itself, together with the call's other small batches and before it reads any reply,
+	 * instead of handing it to one of these threads
+	 * ({@code slotwise.multikey.jedis-executor.inline-batch-size}). Takes effect for the
+	 * engines created after it.
+	 * @param bytes the size in bytes of the batch's commands; 0 runs every batch on these
+	 * threads
 	 */
 	public void setInlineBatchBytes(long bytes) {
 		if (bytes < 0) {
@@ -198,17 +211,18 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the one thread that hands broken replica connections back to their pools off the batches' threads
-	 * (commons-pool2 replaces such a connection on the returning thread, which towards a hanging replica would hold
-	 * the batch).
+	 * Returns the one thread that hands broken replica connections back to their pools
+	 * off the batches' threads (commons-pool2 replaces such a connection on the returning
+	 * thread, which towards a hanging replica would hold the batch).
 	 */
 	public Executor releaser() {
 		return this.releaser;
 	}
 
 	/**
-	 * Returns the thread pool behind this executor, for monitoring only (Micrometer's {@code ExecutorServiceMetrics}
-	 * reads its counts). Work submitted to it directly would bypass the engine; do not submit any.
+	 * Returns the thread pool behind this executor, for monitoring only (Micrometer's
+	 * {@code ExecutorServiceMetrics} reads its counts). Work submitted to it directly
+	 * would bypass the engine; do not submit any.
 	 * @return the thread pool
 	 */
 	public ThreadPoolExecutor threadPool() {
@@ -240,9 +254,11 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	}
 
 	/**
-	 * Returns how many batches ran on the submitting thread because every thread was busy and the queue full (only
-	 * pipeline node groups do; multi-key node batches wait for room instead).
-	 * @return the number of batches run on the caller because of saturation, since creation
+	 * Returns how many batches ran on the submitting thread because every thread was busy
+	 * and the queue full (only pipeline node groups do; multi-key node batches wait for
+	 * room instead).
+	 * @return the number of batches run on the caller because of saturation, since
+	 * creation
 	 */
 	public long callerRuns() {
 		return this.callerRuns.sum();
@@ -266,7 +282,8 @@ public final class MultiKeyExecutor implements AutoCloseable {
 	}
 
 	/**
-	 * Stops accepting batches, waits up to the configured time for running ones, then interrupts what is left.
+	 * Stops accepting batches, waits up to the configured time for running ones, then
+	 * interrupts what is left.
 	 */
 	@Override
 	public void close() {
@@ -281,7 +298,8 @@ public final class MultiKeyExecutor implements AutoCloseable {
 			this.pool.shutdownNow();
 			Thread.currentThread().interrupt();
 		}
-		// Broken connections still waiting to be given back: given back here, or their sockets would stay open.
+		// Broken connections still waiting to be given back: given back here, or their
+		// sockets would stay open.
 		for (Runnable release : unreleased) {
 			try {
 				release.run();

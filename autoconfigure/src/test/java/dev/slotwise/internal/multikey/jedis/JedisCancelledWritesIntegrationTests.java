@@ -18,10 +18,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A failed cross-slot {@code mSet} over Jedis stops writing: the other nodes' batches, written one window at a time,
- * stop at their next window boundary, so that at most the window each was writing lands after the caller got the
- * {@link MultiKeyApiUsageException}. One master refuses writes at once ({@code OOM}, {@code maxmemory 1}) while the two
- * others each have thousands of one-key windows to go; the keys counted on the servers tell what was written.
+ * A failed cross-slot {@code mSet} over Jedis stops writing: the other nodes' batches,
+ * written one window at a time, stop at their next window boundary, so that at most the
+ * window each was writing lands after the caller got the
+ * {@link MultiKeyApiUsageException}. One master refuses writes at once ({@code OOM},
+ * {@code maxmemory 1}) while the two others each have thousands of one-key windows to go;
+ * the keys counted on the servers tell what was written.
  */
 @WithRedisCluster
 class JedisCancelledWritesIntegrationTests {
@@ -42,7 +44,8 @@ class JedisCancelledWritesIntegrationTests {
 			}
 		}
 		int healthyKeys = values.size() - 1;
-		// One key per command and one command per window: each healthy batch is thousands of windows.
+		// One key per command and one command per window: each healthy batch is thousands
+		// of windows.
 		MultiKeyTestSupport.runner("jedis", cluster)
 			.withPropertyValues("slotwise.multikey.max-keys-per-command=1",
 					"slotwise.multikey.max-commands-per-pipeline=1", "slotwise.multikey.timeout=30s",
@@ -56,20 +59,22 @@ class JedisCancelledWritesIntegrationTests {
 						.isThrownBy(() -> template.opsForValue().multiSet(values))
 						.withMessageContaining("OOM");
 					long atFailure = keysOnHealthyMasters(cluster, refusing);
-					assertThat(MultiKeyTestSupport.eventually(
-							() -> executor.activeCount() == 0 && executor.queueSize() == 0))
-						.as("batches ended")
+					assertThat(MultiKeyTestSupport
+						.eventually(() -> executor.activeCount() == 0 && executor.queueSize() == 0)).as("batches ended")
 						.isTrue();
 					long settled = keysOnHealthyMasters(cluster, refusing);
-					long msets = cluster.masters().stream()
+					long msets = cluster.masters()
+						.stream()
 						.filter((master) -> !master.equals(refusing))
 						.mapToLong((master) -> cluster.commandCalls(master, "mset"))
 						.sum();
-					System.out.printf("cancelled writes: %d of %d keys of the healthy masters written (%d MSETs), %d"
-							+ " of them after the caller saw the failure%n", settled, healthyKeys, msets,
-							settled - atFailure);
-					assertThat(settled - atFailure).as("keys written after the caller saw the failure (one window"
-							+ " of one key per healthy master at most)")
+					System.out.printf(
+							"cancelled writes: %d of %d keys of the healthy masters written (%d MSETs), %d"
+									+ " of them after the caller saw the failure%n",
+							settled, healthyKeys, msets, settled - atFailure);
+					assertThat(settled - atFailure)
+						.as("keys written after the caller saw the failure (one window"
+								+ " of one key per healthy master at most)")
 						.isLessThanOrEqualTo(2);
 					assertThat(settled).as("keys of later windows written").isLessThan(healthyKeys / 2);
 					assertThat(msets).as("MSETs the healthy masters ran").isEqualTo(settled);
@@ -81,7 +86,8 @@ class JedisCancelledWritesIntegrationTests {
 	}
 
 	private static long keysOnHealthyMasters(RedisTestCluster cluster, RedisNode refusing) {
-		return cluster.masters().stream()
+		return cluster.masters()
+			.stream()
 			.filter((master) -> !master.equals(refusing))
 			.mapToLong((master) -> cluster.withAdmin(master, Jedis::dbSize))
 			.sum();

@@ -23,9 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The Jedis engine's rounds ({@link JedisRound}): the calling thread writes every small node batch before it reads
- * any reply, larger batches go to the executor, and a round that fails gives its sound connections back to their
- * pools. Counted on the servers ({@code INFO commandstats}, {@code CLIENT LIST}) and in the JVM's threads, with plain
+ * The Jedis engine's rounds ({@link JedisRound}): the calling thread writes every small
+ * node batch before it reads any reply, larger batches go to the executor, and a round
+ * that fails gives its sound connections back to their pools. Counted on the servers
+ * ({@code INFO commandstats}, {@code CLIENT LIST}) and in the JVM's threads, with plain
  * Spring Boot beside it.
  */
 @WithRedisCluster
@@ -38,7 +39,8 @@ class JedisRoundIntegrationTests {
 			RedisTestCluster cluster) {
 		List<String> keys = keys("round:", KEYS);
 		Map<String, String> small = values(keys, 8);
-		// 300 keys of 1 KiB: about 100 KiB per master, over the 32 KiB a caller writes itself.
+		// 300 keys of 1 KiB: about 100 KiB per master, over the 32 KiB a caller writes
+		// itself.
 		List<String> bigKeys = keys("round-big:", 300);
 		Map<String, String> big = values(bigKeys, 1024);
 		MultiKeyTestSupport.runner("jedis", cluster).run((context) -> {
@@ -50,7 +52,8 @@ class JedisRoundIntegrationTests {
 				assertThat(template.opsForValue().multiGet(keys)).containsExactlyElementsOf(small.values());
 			}
 			assertThat(executor.threadPool().getLargestPoolSize()).as("executor threads after small calls").isZero();
-			// One MGET per slot and call, as on the executor: the round changes who writes, not what is sent.
+			// One MGET per slot and call, as on the executor: the round changes who
+			// writes, not what is sent.
 			assertThat(cluster.totalCommandCalls("mget")).isEqualTo(20L * slots(cluster, keys));
 			template.opsForValue().multiSet(big);
 			assertThat(template.opsForValue().multiGet(bigKeys)).containsExactlyElementsOf(big.values());
@@ -65,7 +68,8 @@ class JedisRoundIntegrationTests {
 				assertThat(template.opsForValue().multiGet(keys)).containsExactlyElementsOf(small.values());
 				assertThat(context.getBean(MultiKeyExecutor.class).threadPool().getLargestPoolSize()).isPositive();
 			});
-		// Plain Spring Boot: the same values; Spring Data runs a cross-slot multiGet on threads of its own.
+		// Plain Spring Boot: the same values; Spring Data runs a cross-slot multiGet on
+		// threads of its own.
 		MultiKeyTestSupport.runner("jedis", cluster).withPropertyValues("slotwise.enabled=false").run((context) -> {
 			StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 			long started = startedThreads();
@@ -84,7 +88,8 @@ class JedisRoundIntegrationTests {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
 				template.opsForValue().multiSet(values);
 				assertThat(template.opsForValue().multiGet(keys)).containsExactlyElementsOf(values.values());
-				// The round reads its batches in the order of the nodes' ports: pause the first, so that the
+				// The round reads its batches in the order of the nodes' ports: pause the
+				// first, so that the
 				// others' replies are still unread when its read times out.
 				List<RedisNode> masters = new ArrayList<>(cluster.masters());
 				masters.sort(Comparator.comparingInt(RedisNode::port));
@@ -99,14 +104,16 @@ class JedisRoundIntegrationTests {
 						.satisfies((ex) -> assertThat(ex.getNodes()).contains(paused.host() + ":" + paused.port()));
 				}
 				finally {
-					// A destroyed connection is replaced on the releaser's thread, behind the paused node's, which
+					// A destroyed connection is replaced on the releaser's thread, behind
+					// the paused node's, which
 					// waits for the pause to end: count once that is done.
 					long left = 1900 - (System.nanoTime() - pausedAt) / 1_000_000;
 					if (left > 0) {
 						Thread.sleep(left);
 					}
 				}
-				// Same connections on the other masters: their batches' replies were read, and the connections went
+				// Same connections on the other masters: their batches' replies were
+				// read, and the connections went
 				// back to their pools instead of being destroyed and replaced.
 				assertThat(connections(cluster, others)).isEqualTo(connectionsBefore);
 				assertThat(template.opsForValue().multiGet(keys)).containsExactlyElementsOf(values.values());
@@ -116,11 +123,12 @@ class JedisRoundIntegrationTests {
 	private static Map<RedisNode, Set<String>> connections(RedisTestCluster cluster, List<RedisNode> nodes) {
 		Map<RedisNode, Set<String>> ids = new LinkedHashMap<>();
 		for (RedisNode node : nodes) {
-			ids.put(node, cluster.clients(node)
-				.stream()
-				.filter((client) -> MultiKeyTestSupport.CLIENT_NAME.equals(client.get("name")))
-				.map((client) -> client.get("id"))
-				.collect(Collectors.toCollection(TreeSet::new)));
+			ids.put(node,
+					cluster.clients(node)
+						.stream()
+						.filter((client) -> MultiKeyTestSupport.CLIENT_NAME.equals(client.get("name")))
+						.map((client) -> client.get("id"))
+						.collect(Collectors.toCollection(TreeSet::new)));
 			assertThat(ids.get(node)).as("application connections on %s", node).isNotEmpty();
 		}
 		return ids;

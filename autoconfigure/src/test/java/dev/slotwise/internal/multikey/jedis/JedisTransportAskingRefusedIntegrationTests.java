@@ -20,9 +20,10 @@ import redis.clients.jedis.RedisClusterClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * When the server refuses {@code ASKING} (an ACL user denied it gets {@code NOPERM}), the Jedis transport returns
- * that refusal as the command's reply instead of dropping it, so the call fails naming it rather than looping on
- * the {@code MOVED} the command meets without {@code ASKING}.
+ * When the server refuses {@code ASKING} (an ACL user denied it gets {@code NOPERM}), the
+ * Jedis transport returns that refusal as the command's reply instead of dropping it, so
+ * the call fails naming it rather than looping on the {@code MOVED} the command meets
+ * without {@code ASKING}.
  */
 @WithRedisCluster
 class JedisTransportAskingRefusedIntegrationTests {
@@ -32,8 +33,8 @@ class JedisTransportAskingRefusedIntegrationTests {
 	@Test
 	void refusedAskingIsTheCommandsReply(RedisTestCluster cluster) {
 		for (RedisNode node : cluster.nodes()) {
-			cluster.withAdmin(node, (jedis) -> jedis.aclSetUser(USER, "reset", "on", ">secret", "~*", "+@all",
-					"-asking"));
+			cluster.withAdmin(node,
+					(jedis) -> jedis.aclSetUser(USER, "reset", "on", ">secret", "~*", "+@all", "-asking"));
 		}
 		Set<HostAndPort> seeds = cluster.nodes()
 			.stream()

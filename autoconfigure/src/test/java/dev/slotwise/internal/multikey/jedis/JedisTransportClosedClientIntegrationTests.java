@@ -25,8 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A node batch that reaches the Jedis transport after its cluster client closed (a call in flight while the
- * application context closes) fails with a clear exception and re-creates no pool on the closed client.
+ * A node batch that reaches the Jedis transport after its cluster client closed (a call
+ * in flight while the application context closes) fails with a clear exception and
+ * re-creates no pool on the closed client.
  */
 @WithRedisCluster
 class JedisTransportClosedClientIntegrationTests {

@@ -13,8 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A saturated executor never runs a multi-key batch on its caller: the caller waits for room until the batch's
- * deadline, then is refused naming the saturation. Other work (pipeline node groups) still runs on the caller.
+ * A saturated executor never runs a multi-key batch on its caller: the caller waits for
+ * room until the batch's deadline, then is refused naming the saturation. Other work
+ * (pipeline node groups) still runs on the caller.
  */
 class MultiKeyExecutorTests {
 
@@ -28,9 +29,8 @@ class MultiKeyExecutorTests {
 		executor.close();
 		releaser.join(5000);
 		assertThat(releaser.isAlive()).isFalse();
-		assertThatExceptionOfType(RejectedExecutionException.class)
-			.isThrownBy(() -> executor.releaser().execute(() -> {
-			}));
+		assertThatExceptionOfType(RejectedExecutionException.class).isThrownBy(() -> executor.releaser().execute(() -> {
+		}));
 	}
 
 	@Test
