@@ -15,9 +15,11 @@ final class ExclusiveHook<T> {
 
 	private final String description;
 
-	private @Nullable String contributor;
+	// Volatile, not guarded by the claim's lock: the hooks are read on every connection
+	// handed out, by every calling thread, and filled once before the factory starts.
+	private volatile @Nullable String contributor;
 
-	private @Nullable T value;
+	private volatile @Nullable T value;
 
 	/**
 	 * Creates an empty hook.
@@ -51,7 +53,7 @@ final class ExclusiveHook<T> {
 	 * Returns what fills the hook.
 	 * @return the value, or {@code null} when no contributor claimed the hook
 	 */
-	synchronized @Nullable T get() {
+	@Nullable T get() {
 		return this.value;
 	}
 
@@ -59,7 +61,7 @@ final class ExclusiveHook<T> {
 	 * Returns who filled the hook.
 	 * @return the contributor, or {@code null} when the hook is empty
 	 */
-	synchronized @Nullable String contributor() {
+	@Nullable String contributor() {
 		return this.contributor;
 	}
 

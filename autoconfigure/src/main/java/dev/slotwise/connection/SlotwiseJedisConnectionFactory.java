@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -21,6 +20,7 @@ import org.springframework.data.redis.PassThroughExceptionTranslationStrategy;
 import org.springframework.data.redis.connection.ClusterCommandExecutor;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.jedis.JedisClientBuilderCustomizer;
 import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisClusterConnection;
@@ -37,8 +37,9 @@ import org.springframework.util.Assert;
  * <ul>
  * <li>{@link #claimTopologyProvider(String, Function)} replaces Spring Data Redis's
  * topology provider;</li>
- * <li>{@link #claimClusterConnections(String, UnaryOperator)} may return a
- * {@link JedisClusterConnection} subclass for every connection handed out;</li>
+ * <li>{@link #claimClusterConnections(String, ClusterConnectionCreator)} creates every
+ * cluster connection handed out, typically a {@link JedisClusterConnection}
+ * subclass;</li>
  * </ul>
  * </li>
  * <li>ordered hooks, to which every contributor adds, run in the order added:
@@ -68,7 +69,7 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	private final ExclusiveHook<Function<UnifiedJedis, ClusterTopologyProvider>> topologyProvider = new ExclusiveHook<>(
 			"the topology provider of the Jedis connection factory");
 
-	private final ExclusiveHook<UnaryOperator<JedisClusterConnection>> clusterConnections = new ExclusiveHook<>(
+	private final ExclusiveHook<ClusterConnectionCreator> clusterConnections = new ExclusiveHook<>(
 			"the cluster connections of the Jedis connection factory");
 
 	private final ListHook<Consumer<RedisClusterClient>> clientStartedListeners = new ListHook<>();
@@ -144,16 +145,15 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 	}
 
 	/**
-	 * Provides the cluster connections handed out: every connection Spring Data Redis
-	 * creates passes through the function, which returns the connection to use. One
-	 * contributor at most may, since one connection cannot be two subclasses.
+	 * Provides the cluster connections handed out in place of Spring Data Redis's own,
+	 * created over the running factory's client, command executor and topology provider.
+	 * One contributor at most may, since one connection cannot be two subclasses.
 	 * @param contributor the name of who provides them, for messages
-	 * @param postProcessor returns the connection to use, typically a subclass wrapping
-	 * the same resources
+	 * @param creator creates each connection
 	 * @throws IllegalStateException when another contributor provides them already
 	 */
-	public void claimClusterConnections(String contributor, UnaryOperator<JedisClusterConnection> postProcessor) {
-		this.clusterConnections.claim(contributor, "postProcessor", postProcessor);
+	public void claimClusterConnections(String contributor, ClusterConnectionCreator creator) {
+		this.clusterConnections.claim(contributor, "creator", creator);
 	}
 
 	/**
@@ -196,10 +196,10 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 
 	/**
 	 * Returns the executor of commands that span nodes, for connections created by the
-	 * {@link #claimClusterConnections(String, UnaryOperator) cluster connections
-	 * contributor} (Spring Data Redis keeps its own private). It runs on the executor set
-	 * with {@link #setExecutor(AsyncTaskExecutor)}, if any, and is disposed when the
-	 * factory stops.
+	 * {@link #claimClusterConnections(String, ClusterConnectionCreator) cluster
+	 * connections contributor} (Spring Data Redis keeps its own private). It runs on the
+	 * executor set with {@link #setExecutor(AsyncTaskExecutor)}, if any, and is disposed
+	 * when the factory stops.
 	 * @return the executor of the running factory
 	 * @throws IllegalStateException when the factory is not started
 	 */
@@ -324,10 +324,41 @@ public class SlotwiseJedisConnectionFactory extends JedisConnectionFactory {
 		}
 	}
 
+	/**
+	 * Hands out the claimed creator's connection while the factory runs. It is created
+	 * here rather than in place of the one {@code super.getClusterConnection()} builds:
+	 * every Spring Data Redis connection looks up its logger and builds ten command
+	 * groups in its constructor, a cost a template call would otherwise pay twice. Before
+	 * start and after stop, Spring Data Redis's own checks and messages apply.
+	 */
 	@Override
-	protected JedisClusterConnection postProcessConnection(JedisClusterConnection connection) {
-		UnaryOperator<JedisClusterConnection> postProcessor = this.clusterConnections.get();
-		return (postProcessor != null) ? postProcessor.apply(connection) : connection;
+	public RedisClusterConnection getClusterConnection() {
+		ClusterConnectionCreator creator = this.clusterConnections.get();
+		RedisClusterClient client = this.clusterClient;
+		ClusterTopologyProvider provider = this.runningTopologyProvider;
+		if (creator == null || client == null || provider == null || !isRunning()) {
+			return super.getClusterConnection();
+		}
+		return creator.create(client, getRequiredCommandExecutor(), provider);
+	}
+
+	/**
+	 * Creates the cluster connections of a {@link SlotwiseJedisConnectionFactory}.
+	 */
+	@FunctionalInterface
+	public interface ClusterConnectionCreator {
+
+		/**
+		 * Creates a cluster connection.
+		 * @param client the running factory's cluster client
+		 * @param executor runs commands on several nodes (see
+		 * {@link SlotwiseJedisConnectionFactory#getRequiredCommandExecutor()})
+		 * @param topologyProvider the running factory's topology provider
+		 * @return the connection
+		 */
+		JedisClusterConnection create(RedisClusterClient client, ClusterCommandExecutor executor,
+				ClusterTopologyProvider topologyProvider);
+
 	}
 
 }

@@ -81,9 +81,7 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 
 	private PipeliningFlushPolicy pipeliningFlushPolicy = PipeliningFlushPolicy.flushEachCommand();
 
-	private @Nullable AbstractRedisClient decoratedForClient;
-
-	private volatile @Nullable ClusterTopologyProvider decoratedTopologyProvider;
+	private volatile @Nullable DecoratedProvider decoratedTopologyProvider;
 
 	private volatile @Nullable LettuceConnectionProvider connectionProvider;
 
@@ -311,10 +309,10 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	 * factory started
 	 */
 	public ClusterTopologyProvider getRequiredTopologyProvider() {
-		ClusterTopologyProvider provider = this.decoratedTopologyProvider;
-		Assert.state(provider != null && isRunning() && this.decoratedForClient == getNativeClient(),
+		DecoratedProvider decorated = this.decoratedTopologyProvider;
+		Assert.state(decorated != null && isRunning() && decorated.client() == getNativeClient(),
 				"No cluster connection was created since the factory started");
-		return provider;
+		return decorated.provider();
 	}
 
 	@Override
@@ -470,19 +468,35 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 		return connection;
 	}
 
-	private synchronized ClusterTopologyProvider decorate(ClusterTopologyProvider provider) {
+	private ClusterTopologyProvider decorate(ClusterTopologyProvider provider) {
 		// Spring Data Redis passes a new provider per connection; decorating each would
-		// throw away any cache the
-		// decorator keeps, so decorate once per client.
+		// throw away any cache the decorator keeps, so decorate once per client. Read
+		// without the lock first: this runs for every connection handed out.
 		AbstractRedisClient client = getNativeClient();
-		ClusterTopologyProvider decorated = this.decoratedTopologyProvider;
-		if (decorated == null || client != this.decoratedForClient) {
+		DecoratedProvider decorated = this.decoratedTopologyProvider;
+		if (decorated != null && decorated.client() == client) {
+			return decorated.provider();
+		}
+		return decorateOnce(client, provider);
+	}
+
+	private synchronized ClusterTopologyProvider decorateOnce(AbstractRedisClient client,
+			ClusterTopologyProvider provider) {
+		DecoratedProvider decorated = this.decoratedTopologyProvider;
+		if (decorated == null || decorated.client() != client) {
 			UnaryOperator<ClusterTopologyProvider> decorator = this.topologyProvider.get();
-			decorated = (decorator != null) ? decorator.apply(provider) : provider;
-			this.decoratedForClient = client;
+			decorated = new DecoratedProvider(client, (decorator != null) ? decorator.apply(provider) : provider);
 			this.decoratedTopologyProvider = decorated;
 		}
-		return decorated;
+		return decorated.provider();
+	}
+
+	/**
+	 * The topology provider of the cluster connections, decorated once for the client it
+	 * was decorated for: one volatile field, so that a reader never pairs a provider with
+	 * another start's client.
+	 */
+	private record DecoratedProvider(AbstractRedisClient client, ClusterTopologyProvider provider) {
 	}
 
 	/**

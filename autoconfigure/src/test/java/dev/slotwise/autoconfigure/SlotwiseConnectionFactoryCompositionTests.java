@@ -26,7 +26,8 @@ class SlotwiseConnectionFactoryCompositionTests {
 	void jedisClusterConnectionsClaimedTwiceFailNamingBothContributors() {
 		this.runner.withPropertyValues("spring.data.redis.client-type=jedis")
 			.withBean("userConnections", SlotwiseJedisConnectionFactoryCustomizer.class,
-					() -> (factory) -> factory.claimClusterConnections("user-connections", (connection) -> connection))
+					() -> (factory) -> factory.claimClusterConnections("user-connections",
+							(client, executor, topology) -> null))
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(IllegalStateException.class)

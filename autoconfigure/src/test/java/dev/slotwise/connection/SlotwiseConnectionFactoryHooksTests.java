@@ -36,9 +36,9 @@ class SlotwiseConnectionFactoryHooksTests {
 
 	@Test
 	void jedisClusterConnectionsHaveOneContributor() {
-		this.jedis.claimClusterConnections("first", (connection) -> connection);
+		this.jedis.claimClusterConnections("first", (client, executor, topology) -> null);
 		assertThatIllegalStateException()
-			.isThrownBy(() -> this.jedis.claimClusterConnections("second", (connection) -> connection))
+			.isThrownBy(() -> this.jedis.claimClusterConnections("second", (client, executor, topology) -> null))
 			.withMessageContaining("'second' cannot provide the cluster connections of the Jedis connection factory")
 			.withMessageContaining("'first' already provides it");
 	}

@@ -2,7 +2,6 @@ package dev.slotwise.internal.cluster;
 
 import java.util.List;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 
 import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
@@ -15,6 +14,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import redis.clients.jedis.RedisClusterClient;
 
+import org.springframework.data.redis.connection.ClusterCommandExecutor;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 import org.springframework.data.redis.connection.jedis.JedisClusterConnection;
 
@@ -64,17 +64,14 @@ public final class JedisClusterConnections implements SlotwiseJedisConnectionFac
 		}
 		logger.debug("Jedis cluster connections composed of "
 				+ this.features.stream().map(JedisClusterFeature::name).toList());
-		factory.claimClusterConnections(CONTRIBUTOR, new ConnectionReplacer(factory));
+		factory.claimClusterConnections(CONTRIBUTOR, new ConnectionReplacer());
 	}
 
 	/**
-	 * Hands out a {@link SlotwiseJedisClusterConnection} over the same client, topology
-	 * provider and command executor in place of the connection Spring Data Redis built
-	 * (which holds no resources of its own).
+	 * Creates the {@link SlotwiseJedisClusterConnection}s over the running factory's
+	 * client, topology provider and command executor.
 	 */
-	private final class ConnectionReplacer implements UnaryOperator<JedisClusterConnection> {
-
-		private final SlotwiseJedisConnectionFactory factory;
+	private final class ConnectionReplacer implements SlotwiseJedisConnectionFactory.ClusterConnectionCreator {
 
 		/**
 		 * The features started once per factory start: a restarted factory has a new
@@ -82,17 +79,11 @@ public final class JedisClusterConnections implements SlotwiseJedisConnectionFac
 		 */
 		private final EngineHolder<Running, List<Started<ConnectionView>>> started = new EngineHolder<>(this::start);
 
-		ConnectionReplacer(SlotwiseJedisConnectionFactory factory) {
-			this.factory = factory;
-		}
-
 		@Override
-		public JedisClusterConnection apply(JedisClusterConnection connection) {
-			RedisClusterClient client = this.factory.getRequiredClusterClient();
-			ClusterTopologyProvider topologyProvider = this.factory.getRequiredTopologyProvider();
+		public JedisClusterConnection create(RedisClusterClient client, ClusterCommandExecutor executor,
+				ClusterTopologyProvider topologyProvider) {
 			List<Started<ConnectionView>> features = this.started.get(new Running(client, topologyProvider));
-			return new SlotwiseJedisClusterConnection(client, this.factory.getRequiredCommandExecutor(),
-					topologyProvider, features);
+			return new SlotwiseJedisClusterConnection(client, executor, topologyProvider, features);
 		}
 
 		private List<Started<ConnectionView>> start(Running running) {

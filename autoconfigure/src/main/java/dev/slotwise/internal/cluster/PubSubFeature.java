@@ -90,9 +90,8 @@ public final class PubSubFeature {
 
 		private final PubSubObserver observer;
 
-		private @Nullable AbstractRedisClient client;
-
-		private @Nullable ClusterPubSub pubSub;
+		/** Read without the lock: every connection handed out asks for it. */
+		private volatile @Nullable Bound bound;
 
 		PubSubBinding(SlotwiseLettuceConnectionFactory factory, PubSubRuntime runtime, PubSubObserver observer) {
 			this.factory = factory;
@@ -100,19 +99,26 @@ public final class PubSubFeature {
 			this.observer = observer;
 		}
 
-		synchronized @Nullable ClusterPubSub current() {
+		@Nullable ClusterPubSub current() {
 			AbstractRedisClient client = this.factory.getNativeClient();
 			if (!(client instanceof RedisClusterClient cluster)) {
 				return null;
 			}
-			ClusterPubSub pubSub = this.pubSub;
-			if (client != this.client || pubSub == null) {
-				pubSub = LettucePubSubSupport.create(this.runtime, cluster,
-						this.factory::getOrCreateNativeClusterConnection, this.observer);
-				this.pubSub = pubSub;
-				this.client = client;
+			Bound bound = this.bound;
+			return (bound != null && bound.client() == client) ? bound.pubSub() : bind(cluster);
+		}
+
+		private synchronized ClusterPubSub bind(RedisClusterClient client) {
+			Bound bound = this.bound;
+			if (bound == null || bound.client() != client) {
+				bound = new Bound(client, LettucePubSubSupport.create(this.runtime, client,
+						this.factory::getOrCreateNativeClusterConnection, this.observer));
+				this.bound = bound;
 			}
-			return pubSub;
+			return bound.pubSub();
+		}
+
+		private record Bound(AbstractRedisClient client, ClusterPubSub pubSub) {
 		}
 
 	}

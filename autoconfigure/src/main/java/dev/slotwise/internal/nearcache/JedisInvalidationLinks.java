@@ -19,6 +19,8 @@ import org.springframework.data.redis.connection.ClusterTopologyProvider;
  */
 final class JedisInvalidationLinks implements InvalidationLinks {
 
+	private final Shards.Memo shards = new Shards.Memo();
+
 	private final RedisClusterClient client;
 
 	private final ClusterTopologyProvider topologyProvider;
@@ -43,7 +45,7 @@ final class JedisInvalidationLinks implements InvalidationLinks {
 		if (fresh && this.topologyProvider instanceof RefreshableTopologyProvider refreshable) {
 			refreshable.invalidate();
 		}
-		return Shards.of(this.topologyProvider.getTopology());
+		return this.shards.of(this.topologyProvider.getTopology());
 	}
 
 	private Connection borrow(NodeAddress node) {

@@ -16,6 +16,8 @@ import org.springframework.data.redis.connection.ClusterTopologyProvider;
  */
 final class LettuceInvalidationLinks implements InvalidationLinks {
 
+	private final Shards.Memo shards = new Shards.Memo();
+
 	private final RedisClusterClient client;
 
 	private final Supplier<ClusterTopologyProvider> topology;
@@ -40,7 +42,7 @@ final class LettuceInvalidationLinks implements InvalidationLinks {
 		if (fresh) {
 			this.refresh.run();
 		}
-		return Shards.of(this.topology.get().getTopology());
+		return this.shards.of(this.topology.get().getTopology());
 	}
 
 	@Override

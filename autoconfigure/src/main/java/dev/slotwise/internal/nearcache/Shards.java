@@ -75,6 +75,18 @@ record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlot
 		return new Shards(owners, Map.copyOf(shardSlots), failedLeftOut);
 	}
 
+	/**
+	 * Returns the slots that have an owner.
+	 * @return a new set of the owned slots
+	 */
+	BitSet ownedSlots() {
+		BitSet owned = new BitSet(SlotHash.SLOT_COUNT);
+		for (BitSet slots : this.shardSlots.values()) {
+			owned.or(slots);
+		}
+		return owned;
+	}
+
 	private static boolean failed(RedisClusterNode node) {
 		Set<RedisClusterNode.Flag> flags = node.getFlags();
 		return flags != null && (flags.contains(RedisClusterNode.Flag.FAIL)
@@ -112,6 +124,9 @@ record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlot
 	 */
 	BitSet movedSince(Shards before) {
 		BitSet moved = new BitSet(SlotHash.SLOT_COUNT);
+		if (before.owners == this.owners) {
+			return moved;
+		}
 		for (int slot = 0; slot < SlotHash.SLOT_COUNT; slot++) {
 			NodeAddress was = before.owners[slot];
 			if (was != null && !was.equals(this.owners[slot])) {
@@ -119,6 +134,26 @@ record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlot
 			}
 		}
 		return moved;
+	}
+
+	/**
+	 * Reads the shards of a topology once: the topology providers hand out the same
+	 * topology until they refresh it, and the tracking asks for the shards every 200 ms.
+	 */
+	static final class Memo {
+
+		private @Nullable ClusterTopology topology;
+
+		private Shards shards = NONE;
+
+		synchronized Shards of(ClusterTopology topology) {
+			if (topology != this.topology) {
+				this.shards = Shards.of(topology);
+				this.topology = topology;
+			}
+			return this.shards;
+		}
+
 	}
 
 }

@@ -184,11 +184,9 @@ final class Tracking implements AutoCloseable {
 		}
 		BitSet moved = shards.movedSince(before);
 		this.cache.flush(moved, "topology");
-		BitSet tracked = new BitSet(SlotHash.SLOT_COUNT);
-		BitSet untracked = new BitSet(SlotHash.SLOT_COUNT);
-		for (int slot = 0; slot < SlotHash.SLOT_COUNT; slot++) {
-			(trackable(shards, slot) ? tracked : untracked).set(slot);
-		}
+		BitSet tracked = trackable(shards);
+		BitSet untracked = (BitSet) tracked.clone();
+		untracked.flip(0, SlotHash.SLOT_COUNT);
 		this.cache.untrack(onlyTracked(untracked), "link-lost");
 		this.cache.track(tracked);
 		this.nodes.values().forEach((link) -> {
@@ -207,20 +205,20 @@ final class Tracking implements AutoCloseable {
 		}
 	}
 
-	private boolean trackable(Shards shards, int slot) {
-		NodeAddress owner = shards.owner(slot);
-		if (owner == null) {
-			return false;
-		}
+	/**
+	 * Returns the slots that may be tracked: those with an owner whose shard's every live
+	 * node has a ready link (set operations, not a look per slot: this runs every 200
+	 * ms).
+	 */
+	private BitSet trackable(Shards shards) {
+		BitSet trackable = shards.ownedSlots();
 		for (Map.Entry<NodeAddress, BitSet> entry : shards.shardSlots().entrySet()) {
-			if (entry.getValue().get(slot)) {
-				Link link = this.nodes.get(entry.getKey());
-				if (link == null || !link.ready || !link.link.isOpen()) {
-					return false;
-				}
+			Link link = this.nodes.get(entry.getKey());
+			if (link == null || !link.ready || !link.link.isOpen()) {
+				trackable.andNot(entry.getValue());
 			}
 		}
-		return true;
+		return trackable;
 	}
 
 	private BitSet onlyTracked(BitSet slots) {

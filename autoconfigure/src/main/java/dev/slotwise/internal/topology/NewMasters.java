@@ -133,9 +133,11 @@ final class NewMasters implements AutoCloseable {
 	}
 
 	private static List<RedisClusterNode> servingMasters(ClusterTopology topology) {
+		// The slots as an int[]: getSlots() boxes every slot into a new set, some 16,384
+		// objects per topology, on the thread that refreshed it (often a caller's).
 		return topology.getActiveMasterNodes()
 			.stream()
-			.filter((master) -> master.hasValidHost() && !master.getSlotRange().getSlots().isEmpty())
+			.filter((master) -> master.hasValidHost() && master.getSlotRange().getSlotsArray().length > 0)
 			.toList();
 	}
 
