@@ -30,8 +30,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @Import({ SlotwisePoolConfiguration.class, SlotwiseJedisConfiguration.class, SlotwiseLettuceConfiguration.class,
 		SlotwiseTopologyConfiguration.class, SlotwiseClusterConnectionConfiguration.class,
 		SlotwiseMultiKeyConfiguration.class, SlotwisePipelineConfiguration.class, SlotwiseKeyspaceConfiguration.class,
-		SlotwisePubSubConfiguration.class, SlotwiseTransactionConfiguration.class,
-		SlotwiseNearCacheConfiguration.class })
+		SlotwisePubSubConfiguration.class, SlotwiseTransactionConfiguration.class, SlotwiseNearCacheConfiguration.class,
+		SlotwiseMetersConfiguration.class })
 public final class SlotwiseAutoConfiguration {
 
 }

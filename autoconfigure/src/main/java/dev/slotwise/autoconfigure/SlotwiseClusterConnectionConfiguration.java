@@ -11,11 +11,9 @@ import dev.slotwise.internal.cluster.LettuceClusterFeature;
 import dev.slotwise.internal.multikey.jedis.MultiKeyExecutor;
 import dev.slotwise.internal.multikey.MultiKeySettings;
 import io.lettuce.core.RedisClient;
-import io.micrometer.core.instrument.MeterRegistry;
 import redis.clients.jedis.Jedis;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -95,18 +93,6 @@ class SlotwiseClusterConnectionConfiguration {
 			return (factory) -> new JedisClusterConnections(features.orderedStream().toList(), settings,
 					properties.getMultikey().getReadFrom(), executor::getObject)
 				.customize(factory);
-		}
-
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnClass(MeterRegistry.class)
-		@ConditionalOnBooleanProperty(name = "slotwise.metrics.enabled", matchIfMissing = true)
-		static class ExecutorMetersConfiguration {
-
-			@Bean
-			LazyExecutorMeters slotwiseMultiKeyExecutorMeters() {
-				return new LazyExecutorMeters();
-			}
-
 		}
 
 	}

@@ -5,15 +5,12 @@ import dev.slotwise.internal.cluster.KeyspaceFeature;
 import dev.slotwise.internal.cluster.LettuceClusterFeature;
 import dev.slotwise.internal.keyspace.ScanObserver;
 import dev.slotwise.internal.keyspace.ScanSettings;
-import dev.slotwise.internal.metrics.KeyspaceMeters;
 import io.lettuce.core.RedisClient;
-import io.micrometer.core.instrument.MeterRegistry;
 import redis.clients.jedis.Jedis;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -60,23 +57,6 @@ class SlotwiseKeyspaceConfiguration {
 				ObjectProvider<ScanObserver.Source> observers) {
 			return KeyspaceFeature.lettuce(scanSettings(properties),
 					() -> FeatureObservers.scan(observers, SlotwiseLettuceConfiguration.CLIENT));
-		}
-
-	}
-
-	/**
-	 * Key-walk meters, when Micrometer is present and {@code slotwise.metrics.enabled} is
-	 * not false.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(MeterRegistry.class)
-	@ConditionalOnBooleanProperty(name = "slotwise.metrics.enabled", matchIfMissing = true)
-	static class KeyspaceMetersConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		KeyspaceMeters slotwiseKeyspaceMeters() {
-			return new KeyspaceMeters();
 		}
 
 	}

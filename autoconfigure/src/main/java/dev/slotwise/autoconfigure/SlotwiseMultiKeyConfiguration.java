@@ -8,11 +8,9 @@ import dev.slotwise.internal.cluster.LettuceClusterRuntime;
 import dev.slotwise.internal.cluster.LettuceConnectionView;
 import dev.slotwise.internal.cluster.MultiKeyFeature;
 import dev.slotwise.internal.cluster.StartedFeature;
-import dev.slotwise.internal.metrics.MultiKeyMeters;
 import dev.slotwise.internal.multikey.MultiKeyObserver;
 import dev.slotwise.multikey.MultiKeyReadFrom;
 import io.lettuce.core.RedisClient;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import redis.clients.jedis.Jedis;
@@ -20,7 +18,6 @@ import redis.clients.jedis.Jedis;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -87,24 +84,6 @@ class SlotwiseMultiKeyConfiguration {
 				}
 
 			};
-		}
-
-	}
-
-	/**
-	 * Multi-key meters, when Micrometer is present and {@code slotwise.metrics.enabled}
-	 * is not false: a {@code MeterBinder} bean that Spring Boot binds to the
-	 * application's registry.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(MeterRegistry.class)
-	@ConditionalOnBooleanProperty(name = "slotwise.metrics.enabled", matchIfMissing = true)
-	static class MultiKeyMetersConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		MultiKeyMeters slotwiseMultiKeyMeters() {
-			return new MultiKeyMeters();
 		}
 
 	}

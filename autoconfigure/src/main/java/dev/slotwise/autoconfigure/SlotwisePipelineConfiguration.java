@@ -2,15 +2,12 @@ package dev.slotwise.autoconfigure;
 
 import dev.slotwise.internal.cluster.JedisClusterFeature;
 import dev.slotwise.internal.cluster.PipelineFeature;
-import dev.slotwise.internal.metrics.PipelineMeters;
 import dev.slotwise.internal.pipeline.PipelineObserver;
-import io.micrometer.core.instrument.MeterRegistry;
 import redis.clients.jedis.Jedis;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -31,23 +28,6 @@ class SlotwisePipelineConfiguration {
 	@Order(SlotwiseOrder.PIPELINE_FEATURE)
 	JedisClusterFeature slotwiseJedisPipelineFeature(ObjectProvider<PipelineObserver.Source> observers) {
 		return PipelineFeature.jedis(() -> FeatureObservers.pipeline(observers, SlotwiseJedisConfiguration.CLIENT));
-	}
-
-	/**
-	 * Pipeline meters, when Micrometer is present and {@code slotwise.metrics.enabled} is
-	 * not false.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(MeterRegistry.class)
-	@ConditionalOnBooleanProperty(name = "slotwise.metrics.enabled", matchIfMissing = true)
-	static class PipelineMetersConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		PipelineMeters slotwisePipelineMeters() {
-			return new PipelineMeters();
-		}
-
 	}
 
 }

@@ -3,11 +3,9 @@ package dev.slotwise.autoconfigure;
 import dev.slotwise.internal.cluster.JedisClusterFeature;
 import dev.slotwise.internal.cluster.LettuceClusterFeature;
 import dev.slotwise.internal.cluster.PubSubFeature;
-import dev.slotwise.internal.metrics.PubSubMeters;
 import dev.slotwise.internal.pubsub.PubSubObserver;
 import dev.slotwise.internal.pubsub.PubSubRuntime;
 import io.lettuce.core.RedisClient;
-import io.micrometer.core.instrument.MeterRegistry;
 import redis.clients.jedis.Jedis;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -22,9 +20,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * Pub/sub across the cluster, a feature of Slotwise's cluster connections: keyspace and
- * keyevent notifications subscribed on every master, its threads and its meters.
- * {@code slotwise.pubsub.enabled=false} leaves Spring Data Redis's subscriptions (on one
- * node) in place.
+ * keyevent notifications subscribed on every master, and its threads (its meters are in
+ * {@link SlotwiseMetersConfiguration}). {@code slotwise.pubsub.enabled=false} leaves
+ * Spring Data Redis's subscriptions (on one node) in place.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = "slotwise.pubsub.enabled", matchIfMissing = true)
@@ -61,23 +59,6 @@ class SlotwisePubSubConfiguration {
 				ObjectProvider<PubSubObserver.Source> observers) {
 			return PubSubFeature.lettuce(runtime,
 					() -> FeatureObservers.pubSub(observers, SlotwiseLettuceConfiguration.CLIENT));
-		}
-
-	}
-
-	/**
-	 * Pub/sub meters, when Micrometer is present and {@code slotwise.metrics.enabled} is
-	 * not false.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(MeterRegistry.class)
-	@ConditionalOnBooleanProperty(name = "slotwise.metrics.enabled", matchIfMissing = true)
-	static class PubSubMetersConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		PubSubMeters slotwisePubSubMeters() {
-			return new PubSubMeters();
 		}
 
 	}

@@ -6,14 +6,12 @@ import dev.slotwise.connection.SlotwiseJedisConnectionFactory;
 import dev.slotwise.connection.SlotwiseJedisConnectionFactoryCustomizer;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactoryCustomizer;
-import dev.slotwise.internal.metrics.TopologyMeters;
 import dev.slotwise.internal.topology.JedisTopology;
 import dev.slotwise.internal.topology.LettuceTopology;
 import dev.slotwise.internal.topology.TopologyObserver;
 import dev.slotwise.internal.topology.TopologySettings;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.builders.ClusterClientBuilder;
@@ -21,7 +19,6 @@ import redis.clients.jedis.builders.ClusterClientBuilder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -32,7 +29,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * Slotwise's cluster topology: the randomized, cached, single-flight provider for Jedis;
  * sampled refresh sources, refresh options and a cached converted topology for Lettuce;
- * and their meters. Backs off with {@code slotwise.topology.enabled=false}.
+ * their meters are in {@link SlotwiseMetersConfiguration}. Backs off with
+ * {@code slotwise.topology.enabled=false}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(name = "slotwise.topology.enabled", matchIfMissing = true)
@@ -118,24 +116,6 @@ class SlotwiseTopologyConfiguration {
 			});
 			factory.claimTopologyProvider(CONTRIBUTOR, (provider) -> LettuceTopology.cachingProvider(provider,
 					(RedisClusterClient) factory.getRequiredNativeClient(), observer));
-		}
-
-	}
-
-	/**
-	 * Topology meters, when Micrometer is present and {@code slotwise.metrics.enabled} is
-	 * not false: a {@code MeterBinder} bean that Spring Boot binds to the application's
-	 * registry.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(MeterRegistry.class)
-	@ConditionalOnBooleanProperty(name = "slotwise.metrics.enabled", matchIfMissing = true)
-	static class TopologyMetersConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		TopologyMeters slotwiseTopologyMeters() {
-			return new TopologyMeters();
 		}
 
 	}

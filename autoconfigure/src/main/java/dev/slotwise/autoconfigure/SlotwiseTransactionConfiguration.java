@@ -3,16 +3,13 @@ package dev.slotwise.autoconfigure;
 import dev.slotwise.internal.cluster.JedisClusterFeature;
 import dev.slotwise.internal.cluster.LettuceClusterFeature;
 import dev.slotwise.internal.cluster.TransactionFeature;
-import dev.slotwise.internal.metrics.TransactionMeters;
 import dev.slotwise.internal.transaction.TransactionObserver;
 import io.lettuce.core.RedisClient;
-import io.micrometer.core.instrument.MeterRegistry;
 import redis.clients.jedis.Jedis;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -52,23 +49,6 @@ class SlotwiseTransactionConfiguration {
 		LettuceClusterFeature slotwiseLettuceTransactionFeature(ObjectProvider<TransactionObserver.Source> observers) {
 			return TransactionFeature
 				.lettuce(() -> FeatureObservers.transaction(observers, SlotwiseLettuceConfiguration.CLIENT));
-		}
-
-	}
-
-	/**
-	 * Transaction meters, when Micrometer is present and {@code slotwise.metrics.enabled}
-	 * is not false.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(MeterRegistry.class)
-	@ConditionalOnBooleanProperty(name = "slotwise.metrics.enabled", matchIfMissing = true)
-	static class TransactionMetersConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		TransactionMeters slotwiseTransactionMeters() {
-			return new TransactionMeters();
 		}
 
 	}

@@ -1,8 +1,6 @@
 package dev.slotwise.multikey;
 
 import java.util.Collection;
-import java.util.Set;
-import java.util.SortedSet;
 
 import org.jspecify.annotations.Nullable;
 
@@ -35,18 +33,8 @@ public class MultiKeyConnectionFailureException extends RedisConnectionFailureEx
 	}
 
 	@Override
-	public String what() {
-		return this.details.what();
-	}
-
-	@Override
-	public Set<String> getNodes() {
-		return this.details.nodes();
-	}
-
-	@Override
-	public SortedSet<Integer> getSlots() {
-		return this.details.slots();
+	public FailureDetails failureDetails() {
+		return this.details;
 	}
 
 }

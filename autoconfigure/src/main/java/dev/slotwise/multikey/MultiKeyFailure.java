@@ -31,18 +31,33 @@ public interface MultiKeyFailure {
 	 * Returns what failed, without the nodes and slots.
 	 * @return e.g. {@code "MGET timed out after 400 ms"}
 	 */
-	String what();
+	default String what() {
+		return failureDetails().what();
+	}
 
 	/**
 	 * Returns the nodes the failure concerns.
 	 * @return {@code host:port} of each node
 	 */
-	Set<String> getNodes();
+	default Set<String> getNodes() {
+		return failureDetails().nodes();
+	}
 
 	/**
 	 * Returns the slots whose keys were not (all) processed.
 	 * @return the slots, ascending
 	 */
-	SortedSet<Integer> getSlots();
+	default SortedSet<Integer> getSlots() {
+		return failureDetails().slots();
+	}
+
+	/**
+	 * Returns the details behind {@link #what()}, {@link #getNodes()} and
+	 * {@link #getSlots()}, so that each exception keeps one field rather than three
+	 * getters. Their type is package-private: only this package's exceptions implement
+	 * this interface.
+	 * @return the details
+	 */
+	FailureDetails failureDetails();
 
 }

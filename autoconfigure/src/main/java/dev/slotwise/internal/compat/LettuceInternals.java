@@ -91,58 +91,27 @@ public final class LettuceInternals {
 
 	private static final @Nullable String SCAN_ARGS_PROBLEM;
 
-	private static final @Nullable VarHandle CHANNEL;
+	private static final InternalHandle<VarHandle> CHANNEL = InternalHandle.of("cannot read " + CHANNEL_FIELD,
+			() -> MethodHandles.privateLookupIn(DefaultEndpoint.class, MethodHandles.lookup())
+				.findVarHandle(DefaultEndpoint.class, "channel", Channel.class));
 
-	private static final @Nullable VarHandle LISTENER;
-
-	private static final @Nullable String LISTENER_PROBLEM;
-
-	private static final @Nullable String CHANNEL_PROBLEM;
+	private static final InternalHandle<VarHandle> LISTENER = InternalHandle.of("cannot read " + LISTENER_FIELD,
+			() -> MethodHandles.privateLookupIn(CommandListenerWriter.class, MethodHandles.lookup())
+				.findVarHandle(CommandListenerWriter.class, "listener", CommandListener.class));
 
 	private static final @Nullable String ORDER_PROBLEM;
 
-	private static final @Nullable MethodHandle EVENT_ENDPOINT;
-
-	private static final @Nullable String EVENT_ENDPOINT_PROBLEM;
-
-	static {
-		VarHandle channel = null;
-		String problem = null;
-		try {
-			channel = MethodHandles.privateLookupIn(DefaultEndpoint.class, MethodHandles.lookup())
-				.findVarHandle(DefaultEndpoint.class, "channel", Channel.class);
-		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
-			problem = "cannot read " + CHANNEL_FIELD + ": " + ex;
-		}
-		CHANNEL = channel;
-		CHANNEL_PROBLEM = problem;
-		VarHandle listener = null;
-		problem = null;
-		try {
-			listener = MethodHandles.privateLookupIn(CommandListenerWriter.class, MethodHandles.lookup())
-				.findVarHandle(CommandListenerWriter.class, "listener", CommandListener.class);
-		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
-			problem = "cannot read " + LISTENER_FIELD + ": " + ex;
-		}
-		LISTENER = listener;
-		LISTENER_PROBLEM = problem;
-		ORDER_PROBLEM = ClassUtils.isPresent("io.lettuce.core.OrderingReadFromAccessor",
-				LettuceInternals.class.getClassLoader()) ? null : ORDER_ACCESSOR + " is missing";
-		MethodHandle endpoint = null;
-		problem = null;
-		try {
+	private static final InternalHandle<MethodHandle> EVENT_ENDPOINT = InternalHandle
+		.of("cannot call " + EVENT_ENDPOINT_ID, () -> {
 			Class<?> support = Class.forName("io.lettuce.core.event.connection.ConnectionEventSupport", false,
 					ConnectionEvent.class.getClassLoader());
-			endpoint = MethodHandles.privateLookupIn(support, MethodHandles.lookup())
+			return MethodHandles.privateLookupIn(support, MethodHandles.lookup())
 				.findVirtual(support, "getEpId", MethodType.methodType(String.class));
-		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
-			problem = "cannot call " + EVENT_ENDPOINT_ID + ": " + ex;
-		}
-		EVENT_ENDPOINT = endpoint;
-		EVENT_ENDPOINT_PROBLEM = problem;
+		});
+
+	static {
+		ORDER_PROBLEM = ClassUtils.isPresent("io.lettuce.core.OrderingReadFromAccessor",
+				LettuceInternals.class.getClassLoader()) ? null : ORDER_ACCESSOR + " is missing";
 		SCAN_ARGS_PROBLEM = checkScanArgs();
 	}
 
@@ -237,7 +206,7 @@ public final class LettuceInternals {
 	 */
 	public static FastPath batchWrite() {
 		return new FastPath("lettuce-batch-write", CHANNEL_FIELD,
-				"node batches are written command by command through Lettuce's endpoint", CHANNEL_PROBLEM);
+				"node batches are written command by command through Lettuce's endpoint", CHANNEL.problem());
 	}
 
 	/**
@@ -250,7 +219,7 @@ public final class LettuceInternals {
 		return new FastPath("lettuce-batch-write-listeners", LISTENER_FIELD,
 				"with a CommandListener registered on the client, node batches are written command by command through "
 						+ "Lettuce's writers (the listeners see every command, as without Slotwise)",
-				LISTENER_PROBLEM);
+				LISTENER.problem());
 	}
 
 	/**
@@ -261,7 +230,7 @@ public final class LettuceInternals {
 	 * {@code null} when it cannot be read: write through the writer then
 	 */
 	public static @Nullable CommandListener commandListener(CommandListenerWriter writer) {
-		VarHandle handle = LISTENER;
+		VarHandle handle = LISTENER.handle();
 		return (handle != null) ? (CommandListener) handle.get(writer) : null;
 	}
 
@@ -285,7 +254,7 @@ public final class LettuceInternals {
 				"pub/sub matches connection events by the node's address: any connection to the node that drops "
 						+ "(a topology refresh opens and closes some) renews its subscriptions, which costs "
 						+ "resubscriptions, not messages",
-				EVENT_ENDPOINT_PROBLEM);
+				EVENT_ENDPOINT.problem());
 	}
 
 	/**
@@ -366,7 +335,7 @@ public final class LettuceInternals {
 	 * @return the id, or {@code null} when the event has none or it cannot be read
 	 */
 	public static @Nullable String endpointId(ConnectionEvent event) {
-		MethodHandle handle = EVENT_ENDPOINT;
+		MethodHandle handle = EVENT_ENDPOINT.handle();
 		if (handle == null || !handle.type().parameterType(0).isInstance(event)) {
 			return null;
 		}
@@ -389,7 +358,7 @@ public final class LettuceInternals {
 	 * (reconnecting, closed): write through the endpoint then
 	 */
 	public static @Nullable Channel activeChannel(RedisChannelWriter writer) {
-		VarHandle handle = CHANNEL;
+		VarHandle handle = CHANNEL.handle();
 		if (handle == null || !(writer instanceof DefaultEndpoint endpoint)) {
 			return null;
 		}

@@ -171,9 +171,7 @@ final class JedisScanTransport implements ScanTransport {
 
 	@Override
 	public void invalidateTopology() {
-		if (this.topologyProvider instanceof RefreshableTopologyProvider refreshable) {
-			refreshable.invalidate();
-		}
+		RefreshableTopologyProvider.invalidateIfCaching(this.topologyProvider);
 	}
 
 	@Override

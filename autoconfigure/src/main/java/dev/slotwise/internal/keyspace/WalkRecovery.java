@@ -17,24 +17,16 @@ import org.springframework.dao.DataAccessResourceFailureException;
  * cluster's layout for up to {@link ScanSettings#failoverTimeout()}, and the walk goes on
  * there (the same node: same cursor; another: from cursor 0, since a {@code SCAN} cursor
  * is a position in one server's hash table). A server error ends the scan instead.
+ *
+ * @param scan the scan whose walks it resumes
+ * @param transport the client, whose topology it invalidates
+ * @param failoverTimeout how long it waits for a node's slots to be served again
  */
-final class WalkRecovery {
+record WalkRecovery(ClusterScan scan, ScanTransport transport, Duration failoverTimeout) {
 
 	private static final Log logger = LogFactory.getLog(ClusterScan.class);
 
 	private static final long RECOVERY_POLL_MILLIS = 100;
-
-	private final ClusterScan scan;
-
-	private final ScanTransport transport;
-
-	private final Duration failoverTimeout;
-
-	WalkRecovery(ClusterScan scan, ScanTransport transport, Duration failoverTimeout) {
-		this.scan = scan;
-		this.transport = transport;
-		this.failoverTimeout = failoverTimeout;
-	}
 
 	/**
 	 * A node stopped answering: a server error ends the scan; anything else waits for the

@@ -55,12 +55,7 @@ public final class KeyspaceMeters extends RegistryMeterBinder<ScanObserver> impl
 	 * Creates the meters, bound to no registry yet.
 	 */
 	public KeyspaceMeters() {
-		super(Each::new);
-	}
-
-	@Override
-	protected ScanObserver meters(MeterRegistry registry, String client) {
-		return new ClientMeters(registry, client);
+		super(Each::new, ClientMeters::new);
 	}
 
 	/**

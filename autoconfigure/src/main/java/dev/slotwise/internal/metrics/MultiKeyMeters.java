@@ -48,12 +48,7 @@ public final class MultiKeyMeters extends RegistryMeterBinder<MultiKeyObserver> 
 	 * Creates the meters, bound to no registry yet.
 	 */
 	public MultiKeyMeters() {
-		super(MultiKeyObserver.Composite::new);
-	}
-
-	@Override
-	protected MultiKeyObserver meters(MeterRegistry registry, String client) {
-		return new ClientMeters(registry, client);
+		super(MultiKeyObserver.Composite::new, ClientMeters::new);
 	}
 
 	/**

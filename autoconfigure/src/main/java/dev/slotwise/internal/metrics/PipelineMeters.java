@@ -45,12 +45,7 @@ public final class PipelineMeters extends RegistryMeterBinder<PipelineObserver> 
 	 * Creates the meters, bound to no registry yet.
 	 */
 	public PipelineMeters() {
-		super(PipelineObserver.Composite::new);
-	}
-
-	@Override
-	protected PipelineObserver meters(MeterRegistry registry, String client) {
-		return new ClientMeters(registry, client);
+		super(PipelineObserver.Composite::new, ClientMeters::new);
 	}
 
 	/**

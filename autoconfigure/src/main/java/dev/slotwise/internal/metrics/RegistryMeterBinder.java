@@ -2,6 +2,7 @@ package dev.slotwise.internal.metrics;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,13 +19,18 @@ public abstract class RegistryMeterBinder<O> extends ClientMeterBinder<RegistryM
 
 	private final Function<List<O>, O> each;
 
+	private final BiFunction<MeterRegistry, String, O> meters;
+
 	/**
 	 * Creates a binder.
 	 * @param each returns an observer that passes everything to each observer a list
 	 * holds at the time
+	 * @param meters registers a client's meters in one registry (the registry, the client
+	 * tag) and returns an observer that records in them
 	 */
-	protected RegistryMeterBinder(Function<List<O>, O> each) {
+	protected RegistryMeterBinder(Function<List<O>, O> each, BiFunction<MeterRegistry, String, O> meters) {
 		this.each = each;
+		this.meters = meters;
 	}
 
 	/**
@@ -45,16 +51,8 @@ public abstract class RegistryMeterBinder<O> extends ClientMeterBinder<RegistryM
 
 	@Override
 	protected final void register(Client<O> observer, MeterRegistry registry, String client) {
-		observer.meters().add(meters(registry, client));
+		observer.meters().add(this.meters.apply(registry, client));
 	}
-
-	/**
-	 * Registers a client's meters in one registry.
-	 * @param registry the registry
-	 * @param client the client tag
-	 * @return an observer that records in those meters
-	 */
-	protected abstract O meters(MeterRegistry registry, String client);
 
 	/**
 	 * A client's observer and the observers of its meters in each registry, which it

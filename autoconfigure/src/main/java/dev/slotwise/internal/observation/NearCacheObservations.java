@@ -20,17 +20,9 @@ public final class NearCacheObservations extends ClientObservations<RemoteReadOb
 	 * @param registry the application's registry
 	 */
 	public NearCacheObservations(ObservationRegistry registry) {
-		super(registry, ClientObserver::new);
-	}
-
-	private record ClientObserver(ObservationRegistry registry, String client) implements RemoteReadObserver {
-
-		@Override
-		public Observed start(String command, int keys) {
-			return ObservedOperation.start(this.registry, SlotwiseObservationKind.NEAR_CACHE, command, this.client,
-					keys, null, null);
-		}
-
+		// RemoteReadObserver has one method: a lambda rather than a record per client.
+		super(registry, (observed, client) -> (command, keys) -> ObservedOperation.start(observed,
+				SlotwiseObservationKind.NEAR_CACHE, command, client, keys, null, null));
 	}
 
 }

@@ -156,20 +156,22 @@ final class ClusterSubscription implements Subscription {
 
 	@Override
 	public Collection<byte[]> getChannels() {
-		this.lock.lock();
-		try {
-			return this.channels.stream().map(ByteArrayWrapper::getArray).toList();
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return copyOf(this.channels);
 	}
 
 	@Override
 	public Collection<byte[]> getPatterns() {
+		return copyOf(this.patterns);
+	}
+
+	/**
+	 * Returns the names of one set as they are now, taken under the lock that guards the
+	 * set.
+	 */
+	private Collection<byte[]> copyOf(Set<ByteArrayWrapper> names) {
 		this.lock.lock();
 		try {
-			return this.patterns.stream().map(ByteArrayWrapper::getArray).toList();
+			return names.stream().map(ByteArrayWrapper::getArray).toList();
 		}
 		finally {
 			this.lock.unlock();

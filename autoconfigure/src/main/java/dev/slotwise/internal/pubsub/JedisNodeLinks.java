@@ -12,20 +12,13 @@ import org.springframework.data.redis.connection.ClusterTopologyProvider;
  * {@link NodeLinks} over a Jedis cluster client: links borrow one connection from the
  * node's pool for as long as they live, as Spring Data Redis's own subscriptions do; the
  * masters come from the connection's topology provider.
+ *
+ * @param client the cluster client whose node pools the links borrow from
+ * @param topologyProvider the connection's topology provider
+ * @param runtime the pub/sub threads and timeout
  */
-final class JedisNodeLinks implements NodeLinks {
-
-	private final RedisClusterClient client;
-
-	private final ClusterTopologyProvider topologyProvider;
-
-	private final PubSubRuntime runtime;
-
-	JedisNodeLinks(RedisClusterClient client, ClusterTopologyProvider topologyProvider, PubSubRuntime runtime) {
-		this.client = client;
-		this.topologyProvider = topologyProvider;
-		this.runtime = runtime;
-	}
+record JedisNodeLinks(RedisClusterClient client, ClusterTopologyProvider topologyProvider,
+		PubSubRuntime runtime) implements NodeLinks {
 
 	@Override
 	public NodeLink open(NodeAddress node, NodeLink.Events events) {
@@ -34,8 +27,8 @@ final class JedisNodeLinks implements NodeLinks {
 
 	@Override
 	public Masters masters(boolean fresh) {
-		if (fresh && this.topologyProvider instanceof RefreshableTopologyProvider refreshable) {
-			refreshable.invalidate();
+		if (fresh) {
+			RefreshableTopologyProvider.invalidateIfCaching(this.topologyProvider);
 		}
 		return Masters.of(this.topologyProvider.getTopology());
 	}

@@ -25,4 +25,15 @@ public interface RefreshableTopologyProvider extends ClusterTopologyProvider {
 	 */
 	@Nullable ClusterTopology lastFetchedTopology();
 
+	/**
+	 * Marks a provider's cached topology as stale when it is one that caches (a Slotwise
+	 * provider); Spring Data Redis's own providers have nothing to mark.
+	 * @param provider the connection's topology provider
+	 */
+	static void invalidateIfCaching(ClusterTopologyProvider provider) {
+		if (provider instanceof RefreshableTopologyProvider refreshable) {
+			refreshable.invalidate();
+		}
+	}
+
 }
