@@ -3,6 +3,7 @@ package dev.slotwise.autoconfigure;
 import java.util.function.Function;
 
 import dev.slotwise.internal.pool.PoolAdvisor;
+import dev.slotwise.internal.pool.PoolSettings;
 import dev.slotwise.internal.pool.TunedPoolConfig;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
@@ -62,8 +63,7 @@ final class PoolAdvisorPostProcessor<F> implements BeanPostProcessor, BeanFactor
 				PoolAdvisor.warn(tuned.getSettings(), this.client);
 			}
 			else if (config != null) {
-				PoolAdvisor.warn(
-						ForeignPoolConfigs.describe(config, "the application's " + this.client + " pool configuration"),
+				PoolAdvisor.warn(PoolSettings.of(config, "the application's " + this.client + " pool configuration"),
 						this.client);
 			}
 		}

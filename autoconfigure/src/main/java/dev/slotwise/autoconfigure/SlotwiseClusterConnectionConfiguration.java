@@ -45,9 +45,8 @@ class SlotwiseClusterConnectionConfiguration {
 		SlotwiseProperties.MultiKey multiKey = properties.getMultikey();
 		Duration timeout = multiKey.getTimeout();
 		// A dead node must fail a call no later than the application's own command
-		// timeout would: the engine's
-		// batches do not run under the client's per-command timeout, so it takes the
-		// shorter of the two.
+		// timeout would: the engine's batches do not run under the client's per-command
+		// timeout, so it takes the shorter of the two.
 		Duration commandTimeout = Binder.get(environment).bind(COMMAND_TIMEOUT, Duration.class).orElse(null);
 		if (commandTimeout != null && !commandTimeout.isNegative() && !commandTimeout.isZero()
 				&& commandTimeout.compareTo(timeout) < 0) {

@@ -72,9 +72,8 @@ class SlotwiseMultiKeyConfiguration {
 				@Override
 				public StartedFeature<LettuceConnectionView> start(LettuceClusterRuntime runtime) {
 					// Only a Lettuce factory in use reaches here. Ignored rather than
-					// fatal: one configuration may
-					// serve Jedis and Lettuce deployments, and over Lettuce the engine's
-					// reads already follow the
+					// fatal: one configuration may serve Jedis and Lettuce deployments,
+					// and over Lettuce the engine's reads already follow the
 					// application's own ReadFrom.
 					logger.warn("slotwise.multikey.read-from="
 							+ readFrom.name().toLowerCase(Locale.ROOT).replace('_', '-')

@@ -108,14 +108,12 @@ class SlotwisePoolConfiguration {
 				Object poolConfig = factory.getPoolConfig();
 				if (poolConfig instanceof TunedConnectionPoolConfig tuned) {
 					// Spring Data Redis copies a subset of the pool settings into the
-					// cluster client (dropping JMX,
-					// for one); hand the client the whole configuration instead. With
-					// pre-warm on, the client builds
-					// every node's pool with min-idle 0 and pre-warm raises it on the
-					// nodes that serve requests:
-					// Jedis keeps a pool per node, replicas included, and the evictor
-					// would otherwise hold min-idle
-					// connections open to every replica and every demoted master.
+					// cluster client (dropping JMX, for one); hand the client the whole
+					// configuration instead. With pre-warm on, the client builds every
+					// node's pool with min-idle 0 and pre-warm raises it on the nodes
+					// that serve requests: Jedis keeps a pool per node, replicas
+					// included, and the evictor would otherwise hold min-idle connections
+					// open to every replica and every demoted master.
 					GenericObjectPoolConfig<Connection> config = prewarm ? withoutMinIdle(tuned) : tuned;
 					factory.addClientBuilderCustomizer(POOL_CONTRIBUTOR, (builder) -> builder.poolConfig(config));
 				}

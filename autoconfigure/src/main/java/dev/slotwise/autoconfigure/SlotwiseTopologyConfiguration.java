@@ -69,8 +69,8 @@ class SlotwiseTopologyConfiguration {
 			Duration period = topology.getPeriodicRefresh();
 			if (!period.isZero()) {
 				// Jedis's own refresh keeps its slot cache (CLUSTER SLOTS, one random
-				// node) current between MOVED
-				// replies; it runs on the client's own thread, closed with the client.
+				// node) current between MOVED replies; it runs on the client's own
+				// thread, closed with the client.
 				factory.addClientBuilderCustomizer(CONTRIBUTOR, (builder) -> {
 					if (builder instanceof ClusterClientBuilder<?> cluster) {
 						cluster.topologyRefreshPeriod(period);

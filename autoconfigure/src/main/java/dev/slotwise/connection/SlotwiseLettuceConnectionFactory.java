@@ -323,13 +323,11 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	}
 
 	// Mirrors Spring Data Redis's private createClusterClient(): no supported API hands
-	// out the URIs and options it
-	// builds (RedisClusterClient keeps its seed URIs in a protected getter, its options
-	// package-private). Fenced by
+	// out the URIs and options it builds (RedisClusterClient keeps its seed URIs in a
+	// protected getter, its options package-private). Fenced by
 	// SettingsParityIntegrationTests, which compares this client's options and seed URIs,
-	// field by field, with those
-	// of the client Spring Data Redis builds for the same configuration: a change in
-	// Spring Data's building fails it.
+	// field by field, with those of the client Spring Data Redis builds for the same
+	// configuration: a change in Spring Data's building fails it.
 	private RedisClusterClient createClusterClient(ClusterClientCreator creator, RedisClusterConfiguration cluster) {
 		LettuceClientConfiguration configuration = getClientConfiguration();
 		List<RedisURI> initialUris = new ArrayList<>();
@@ -386,8 +384,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	protected LettuceConnectionProvider doCreateConnectionProvider(AbstractRedisClient client, RedisCodec<?, ?> codec) {
 		LettuceConnectionProvider provider = super.doCreateConnectionProvider(client, codec);
 		// Spring Data Redis creates one per codec and start, then wraps it in its pool:
-		// the unpooled one opens the
-		// factory's own long-lived connection without holding one of the pool's.
+		// the unpooled one opens the factory's own long-lived connection without holding
+		// one of the pool's.
 		if (codec instanceof ByteArrayCodec) {
 			synchronized (this.ownConnectionLock) {
 				this.ownConnectionProvider = provider;
@@ -409,8 +407,7 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 	public void stop() {
 		this.stoppingListeners.forEach((listener) -> listener.accept(this));
 		// Not left to the client's shutdown (which closes it too): forgetting it is what
-		// makes a restarted factory
-		// open a new one instead of handing out a closed one.
+		// makes a restarted factory open a new one instead of handing out a closed one.
 		StatefulRedisClusterConnection<byte[], byte[]> connection;
 		synchronized (this.ownConnectionLock) {
 			connection = this.ownConnection;
@@ -434,9 +431,8 @@ public class SlotwiseLettuceConnectionFactory extends LettuceConnectionFactory {
 		if (!wasRunning && isRunning() && (this.reactiveMultiKeyRouter != null || this.reactiveKeyspace != null
 				|| this.reactiveNearCache != null) && !this.reactiveRouting) {
 			// Spring Data Redis creates its reactive provider in start(); a version that
-			// stops doing so through
-			// doCreateConnectionProvider, or a Lettuce without the commands routed,
-			// leaves the calls to Lettuce.
+			// stops doing so through doCreateConnectionProvider, or a Lettuce without the
+			// commands routed, leaves the calls to Lettuce.
 			String problem = (ReactiveRouting.MISSING_MEMBER != null) ? ReactiveRouting.MISSING_MEMBER + " is missing"
 					: "LettuceConnectionFactory created no reactive connection provider through "
 							+ "doCreateConnectionProvider(AbstractRedisClient, RedisCodec)";

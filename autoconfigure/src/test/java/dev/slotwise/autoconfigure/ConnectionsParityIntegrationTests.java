@@ -57,9 +57,8 @@ class ConnectionsParityIntegrationTests {
 		long slotwiseTotal = slotwise.values().stream().mapToLong(Long::longValue).sum();
 		if ("lettuce".equals(client)) {
 			// The engine writes on the shared connection's node connections: one per
-			// master, as plain Boot's
-			// cross-slot call opens (plus the connection each side keeps for its topology
-			// and default node).
+			// master, as plain Boot's cross-slot call opens (plus the connection each
+			// side keeps for its topology and default node).
 			assertThat(slotwiseTotal).as("Slotwise's connections over Lettuce, plain Boot's: %d", plainTotal)
 				.isLessThanOrEqualTo(plainTotal + cluster.masters().size());
 			// A replica may hold Slotwise's topology refresh, which asks replicas first

@@ -123,10 +123,9 @@ class ExceptionParityIntegrationTests {
 				assertThat(killed[1].thrown()).isInstanceOf(MultiKeyFailure.class);
 				if ("jedis".equals(client)) {
 					// Plain Spring Boot wraps the refused connect in Jedis's "Could not
-					// get a resource from the
-					// pool", which Spring Data translates to
-					// InvalidDataAccessApiUsageException; Slotwise reports
-					// the connection failure itself.
+					// get a resource from the pool", which Spring Data translates to
+					// InvalidDataAccessApiUsageException; Slotwise reports the connection
+					// failure itself.
 					assertThat(killed[1].thrown()).isInstanceOf(RedisConnectionFailureException.class);
 				}
 				else if (!(killed[0].thrown() instanceof NoAnswer)) {
@@ -151,9 +150,8 @@ class ExceptionParityIntegrationTests {
 		Failure slotwiseFailure = on.join();
 		try {
 			// Plain Spring Boot's Jedis cross-slot read may never return (key tasks wait
-			// forever for a connection of
-			// the stalled master's pool, max-wait -1): bounded here, and reported as
-			// such.
+			// forever for a connection of the stalled master's pool, max-wait -1):
+			// bounded here, and reported as such.
 			return new Failure[] { off.get(15, TimeUnit.SECONDS), slotwiseFailure };
 		}
 		catch (TimeoutException ex) {

@@ -79,8 +79,7 @@ class FeatureMatrixIntegrationTests {
 	@MethodSource("variants")
 	void eachFeatureWorksWithAnyOtherSwitchedOff(String client, Feature off, RedisTestCluster cluster) {
 		// The near cache is off by default (it changes what a read may return): on here,
-		// on keys of its own, so that
-		// switching it off is a variant like the others.
+		// on keys of its own, so that switching it off is a variant like the others.
 		List<String> properties = new ArrayList<>(List.of("spring.data.redis.client-type=" + client,
 				"spring.data.redis.cluster.nodes=" + cluster.nodesProperty(), "slotwise.near-cache.enabled=true",
 				"slotwise.near-cache.key-prefixes=near:"));

@@ -23,11 +23,10 @@ class PoolStartupParityTests {
 	@ValueSource(strings = { "jedis", "lettuce" })
 	void everyPoolCombinationPlainBootStartsWithStartsWithSlotwise(String client) {
 		// Jedis 8's RedisClient borrows a connection in its constructor, so a standalone
-		// factory is no longer lazy:
-		// with nothing listening, combinations such as max-active=0 (max-wait forever)
-		// block start-up, with Slotwise
-		// and without. On Jedis 8 the matrix needs a server:
-		// PoolStartupParityIntegrationTests runs it on a cluster.
+		// factory is no longer lazy: with nothing listening, combinations such as
+		// max-active=0 (max-wait forever) block start-up, with Slotwise and without. On
+		// Jedis 8 the matrix needs a server: PoolStartupParityIntegrationTests runs it on
+		// a cluster.
 		assumeTrue(!client.equals("jedis") || ClassUtils.isPresent("redis.clients.jedis.ClusterCommandArguments", null),
 				"Jedis 8 connects when its standalone client is created; the no-Redis pool matrix needs Jedis 7");
 		ApplicationContextRunner runner = new ApplicationContextRunner()

@@ -55,9 +55,8 @@ class LettuceLateWriteIntegrationTests {
 		Outcome slotwise = run(cluster, true);
 		System.out.println("[late-write] plain Boot: " + plain + "; Slotwise: " + slotwise);
 		// Plain Spring Boot keeps the timed-out SETs, cancelled yet not done, buffered
-		// for the node's return, and
-		// writes them when it is back: the node that took over executes SETs nobody sent
-		// after the restart...
+		// for the node's return, and writes them when it is back: the node that took over
+		// executes SETs nobody sent after the restart...
 		assertThat(plain.bufferedNotDone()).isGreaterThanOrEqualTo(TIMED_OUT_WRITES);
 		assertThat(plain.setsAfterRestart()).isPositive();
 		// ...Slotwise keeps none of them, writes none after the restart, and the
@@ -100,9 +99,8 @@ class LettuceLateWriteIntegrationTests {
 							.isThrownBy(() -> template.opsForValue().set(key, value));
 					}
 					// A cross-slot multiSet with one key on the down master: the
-					// multi-key engine with Slotwise, Lettuce's
-					// per-slot split without it. Its part for the down master must not
-					// stay writable either.
+					// multi-key engine with Slotwise, Lettuce's per-slot split without
+					// it. Its part for the down master must not stay writable either.
 					Map<String, String> both = new LinkedHashMap<>();
 					both.put(key, "multi-set");
 					both.put(otherKey, "multi-set");
@@ -112,9 +110,8 @@ class LettuceLateWriteIntegrationTests {
 					await(() -> replicas.stream().anyMatch(cluster::isMaster), Duration.ofSeconds(30));
 					RedisNode promoted = replicas.stream().filter(cluster::isMaster).findFirst().orElseThrow();
 					// Until the application follows the failover its SETs time out too
-					// (and are buffered the same way):
-					// each attempt writes its own value, so the one acknowledged is told
-					// apart.
+					// (and are buffered the same way): each attempt writes its own value,
+					// so the one acknowledged is told apart.
 					String[] acknowledged = new String[1];
 					int[] attempt = new int[1];
 					await(() -> {

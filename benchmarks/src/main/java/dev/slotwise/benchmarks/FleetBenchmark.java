@@ -181,9 +181,8 @@ public final class FleetBenchmark {
 					}
 					catch (IllegalStateException ex) {
 						// Spring Boot's logging system can lose a race between contexts
-						// started at the same moment
-						// ("Unable to find Spring Environment in logger context"): once
-						// more, alone.
+						// started at the same moment ("Unable to find Spring Environment
+						// in logger context"): once more, alone.
 						synchronized (FleetBenchmark.class) {
 							return new Instance(id, variant, cluster);
 						}

@@ -88,15 +88,13 @@ final class MultiGetTarget implements AutoCloseable {
 		this.ideal = target.equals("ideal") ? new IdealMultiGet(this.cluster) : null;
 		this.idealLettuce = target.equals("ideal-lettuce") ? new IdealLettuceMultiGet(this.cluster) : null;
 		// slotwise-jedis-executor: every node batch on the executor's threads, as before
-		// the caller wrote small
-		// batches itself (issue 19), for an A/B in the same run.
+		// the caller wrote small batches itself (issue 19), for an A/B in the same run.
 		this.context = (this.ideal != null || this.idealLettuce != null) ? null
 				: start(client, slotwise, target.endsWith("-executor")
 						? "slotwise.multikey.jedis-executor.inline-batch-size=0" : "slotwise.enabled=" + slotwise);
 		this.template = (this.context != null) ? this.context.getBean(StringRedisTemplate.class) : null;
 		// slotwise-jedis-bytes: the engine without Spring Data's template and
-		// serializers, to tell their share of a
-		// call from the engine's.
+		// serializers, to tell their share of a call from the engine's.
 		this.bytes = (this.context != null && target.endsWith("-bytes"))
 				? this.context.getBean(RedisConnectionFactory.class).getClusterConnection() : null;
 		Random random = new Random(42);

@@ -190,9 +190,8 @@ class WorkloadController {
 			return operation.run();
 		}
 		// Spring Data Redis alone (slotwise.enabled=false) refuses pipelines,
-		// transactions and scans on a cluster
-		// (UnsupportedOperationException or InvalidDataAccessApiUsageException): they
-		// count as failures too.
+		// transactions and scans on a cluster (UnsupportedOperationException or
+		// InvalidDataAccessApiUsageException): they count as failures too.
 		catch (RuntimeException ex) {
 			failures[0]++;
 			return 0;

@@ -66,8 +66,8 @@ public final class KeyspaceFeature {
 		return LettuceClusterFeature.of(NAME, (runtime) -> {
 			ScanObserver observer = observers.get();
 			// The reactive scan and keys walk the factory's native connection; their node
-			// failures ask for the same
-			// (rate-limited) partition refresh as every other feature's.
+			// failures ask for the same (rate-limited) partition refresh as every other
+			// feature's.
 			runtime.factory()
 				.setReactiveKeyspace(new LettuceReactiveKeyspace(runtime.factory()::getOrCreateNativeClusterConnection,
 						(nativeConnection) -> KeyspaceSupport.lettuce(settings, observer, nativeConnection,

@@ -59,8 +59,8 @@ public final class MultiKeyFeature {
 			MultiKeyObserver observer = observers.get();
 			MultiKeySettings settings = runtime.settings();
 			// Reactive calls share the imperative path's native connection (or, with
-			// sharing off, run over one of the
-			// factory's own), ASK connection and partition refresh.
+			// sharing off, run over one of the factory's own), ASK connection and
+			// partition refresh.
 			runtime.factory()
 				.setReactiveMultiKeyRouter(new LettuceReactiveMultiKey(
 						runtime.factory()::getOrCreateNativeClusterConnection,
@@ -69,8 +69,7 @@ public final class MultiKeyFeature {
 								settings, observer)));
 			return (connection) -> {
 				// Created on first use, so that a dedicated connection (when sharing is
-				// off) opens only when a
-				// cross-slot call needs it.
+				// off) opens only when a cross-slot call needs it.
 				EngineHolder<StatefulRedisClusterConnection<byte[], byte[]>, MultiKeyEngine> engine = new EngineHolder<>(
 						(nativeConnection) -> new MultiKeyEngine(new LettuceNodeTransport(nativeConnection,
 								runtime.asking(), connection::invalidateTopology), settings, observer));

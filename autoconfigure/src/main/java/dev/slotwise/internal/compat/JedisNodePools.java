@@ -140,9 +140,8 @@ public final class JedisNodePools {
 		Map<String, ConnectionPool> pools = client.getClusterNodes();
 		if (pools.isEmpty()) {
 			// An open client always knows its seed nodes; none left means it was closed.
-			// Setting up a pool or renewing
-			// the slot cache now would re-create pools on the closed client, leaking
-			// their connections.
+			// Setting up a pool or renewing the slot cache now would re-create pools on
+			// the closed client, leaking their connections.
 			throw new DataAccessResourceFailureException("The Jedis cluster client is closed");
 		}
 		ConnectionPool pool = pools.get(address.toString());

@@ -166,8 +166,8 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 			}
 		}
 		// Lettuce's provider converts topology Lettuce already holds: no command. Jedis's
-		// fetches one only when it has
-		// none yet, or after a failed probe (at most once per cache TTL).
+		// fetches one only when it has none yet, or after a failed probe (at most once
+		// per cache TTL).
 		return provider.getTopology();
 	}
 
@@ -191,8 +191,7 @@ public final class ClusterHealthIndicator extends AbstractHealthIndicator {
 	private void ping(RedisClusterNode master, String address) {
 		if (JEDIS_PRESENT && this.connectionFactory instanceof SlotwiseJedisConnectionFactory jedis) {
 			// Straight to the node's pool: Spring Data Redis's node lookup would consult
-			// the topology, and refresh it
-			// once its cache has expired.
+			// the topology, and refresh it once its cache has expired.
 			JedisProbe.ping(jedis, master, address);
 			return;
 		}

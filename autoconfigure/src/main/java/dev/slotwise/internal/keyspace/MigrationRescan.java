@@ -1,5 +1,6 @@
 package dev.slotwise.internal.keyspace;
 
+import dev.slotwise.internal.routing.Glob;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -133,10 +134,9 @@ final class MigrationRescan {
 				}
 				else {
 					// After a round of rescans: slots that moved, or started or stopped
-					// moving, meanwhile are read
-					// again. A slot still migrating as before needs no second read: its
-					// rescan read the source
-					// before the importer.
+					// moving, meanwhile are read again. A slot still migrating as before
+					// needs no second read: its rescan read the source before the
+					// importer.
 					this.suspect.or(moved(previous, current));
 					BitSet changedMotion = (BitSet) motion.clone();
 					changedMotion.xor(this.roundMotion);

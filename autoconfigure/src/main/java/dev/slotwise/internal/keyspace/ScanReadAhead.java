@@ -116,8 +116,8 @@ final class ScanReadAhead {
 		Runnable signal;
 		synchronized (this.scan) {
 			// Only a consumer that found nothing waits; one that is busy with earlier
-			// pages needs no wake-up (with
-			// small pages, one per page was a context switch per SCAN).
+			// pages needs no wake-up (with small pages, one per page was a context switch
+			// per SCAN).
 			if (this.waiting > 0) {
 				this.scan.notifyAll();
 			}
@@ -141,8 +141,7 @@ final class ScanReadAhead {
 			this.buffered -= page.size();
 			this.returned += page.size();
 			// Only when a page could start: a walk idle (neither reading nor ended) and
-			// room in flight and in the
-			// buffer, or a rescan due.
+			// room in flight and in the buffer, or a rescan due.
 			low = hasRoom() && this.scan.pageCouldStart();
 		}
 		if (low) {

@@ -226,8 +226,7 @@ final class WalkScheduler {
 		}
 		if (removal != null && !page.keys().isEmpty()) {
 			// The walk's next SCAN first: the node answers it before these UNLINKs, so
-			// the next page is on its way
-			// while they run.
+			// the next page is on its way while they run.
 			this.scan.pump();
 			removal.removeThenBuffer(master, page.keys(), null);
 			return;

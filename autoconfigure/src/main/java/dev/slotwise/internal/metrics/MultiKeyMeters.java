@@ -84,8 +84,8 @@ public final class MultiKeyMeters extends RegistryMeterBinder<MultiKeyObserver> 
 
 		private static Timer timer(MeterRegistry registry, Tags tags, String command, String outcome) {
 			// The histogram feeds p50/p99 in Prometheus (histogram_quantile); bounded to
-			// the range a multi-key call
-			// lives in, so that each timer has a few dozen buckets rather than hundreds.
+			// the range a multi-key call lives in, so that each timer has a few dozen
+			// buckets rather than hundreds.
 			return Timer.builder(CALLS)
 				.description("Cross-slot multi-key calls run by the Slotwise engine")
 				.tags(tags)

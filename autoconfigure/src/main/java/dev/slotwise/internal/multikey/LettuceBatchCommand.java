@@ -129,8 +129,8 @@ final class LettuceBatchCommand implements RedisCommand<byte[], byte[], Object> 
 		String refused = (this.asking != null) ? this.asking.refusal : null;
 		if (refused != null) {
 			// ASKING refused (NOPERM for a user without it): the command then met only
-			// the MOVED back to the
-			// migrating node, so the refusal is its reply, as over Jedis.
+			// the MOVED back to the migrating node, so the refusal is its reply, as over
+			// Jedis.
 			this.batch.reply(this.index, new ErrorReply(refused));
 		}
 		else if (error != null) {

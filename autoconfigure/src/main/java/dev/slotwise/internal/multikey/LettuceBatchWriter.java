@@ -71,8 +71,8 @@ public final class LettuceBatchWriter {
 		LettuceBatchCommand.Batch batch = new LettuceBatchCommand.Batch(groups.size());
 		List<RedisCommand<byte[], byte[], ?>> commands = new ArrayList<>(groups.size());
 		// Observed as Lettuce observes its own commands, as the engine's batches are:
-		// written past Lettuce's API, they
-		// would otherwise be the one part of a clear tracing does not see.
+		// written past Lettuce's API, they would otherwise be the one part of a clear
+		// tracing does not see.
 		LettuceCommandTracing tracing = LettuceCommandTracing.of(node.getResources());
 		TraceContext context = tracing.isEnabled() ? tracing.currentContext() : null;
 		for (int i = 0; i < groups.size(); i++) {

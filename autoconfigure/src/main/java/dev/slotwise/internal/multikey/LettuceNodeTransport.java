@@ -132,9 +132,8 @@ public final class LettuceNodeTransport implements NodeTransport {
 		boolean traced = this.tracing.isEnabled();
 		TraceContext traceContext = traced ? this.tracing.currentContext() : null;
 		// A batch following an ASK goes over the engine's own connection, where nothing
-		// can come between an ASKING
-		// and its command; everything else shares Lettuce's node connections with the
-		// application.
+		// can come between an ASKING and its command; everything else shares Lettuce's
+		// node connections with the application.
 		boolean asks = requests.stream().anyMatch(Request::asking);
 		CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connecting = asks ? this.asking.node(node)
 				: connectionFor(node, requests);
@@ -147,9 +146,8 @@ public final class LettuceNodeTransport implements NodeTransport {
 				int index = 0;
 				for (List<Request> window : Chunks.of(requests, maxPerFlush)) {
 					// A batch whose call ended meanwhile (cancelled, failed, timed out)
-					// writes nothing more; the commands
-					// it handed over already report themselves done, so Lettuce skips
-					// those not yet on the wire.
+					// writes nothing more; the commands it handed over already report
+					// themselves done, so Lettuce skips those not yet on the wire.
 					if (batch.isDone()) {
 						return;
 					}

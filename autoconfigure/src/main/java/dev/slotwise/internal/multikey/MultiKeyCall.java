@@ -210,9 +210,8 @@ final class MultiKeyCall<R> {
 		Observed observedBatch = this.observed.batch(node, requests.size());
 		CompletableFuture<List<Object>> future;
 		// In the batch's scope, a transport whose client observes its own commands
-		// (Lettuce's tracing) makes them
-		// the batch's children: it reads the current observation while sending, on this
-		// thread.
+		// (Lettuce's tracing) makes them the batch's children: it reads the current
+		// observation while sending, on this thread.
 		try (Observed.Scope scope = observedBatch.open()) {
 			future = round.add(node, requests);
 		}
@@ -226,9 +225,8 @@ final class MultiKeyCall<R> {
 		future.whenComplete((answers, failure) -> {
 			if (failure != null && System.nanoTime() - this.deadline >= 0) {
 				// Failed once the deadline passed (over Jedis a read bounded by it): the
-				// call timed out, reported as
-				// when the caller's wait ends first, naming every batch still in flight,
-				// this one included.
+				// call timed out, reported as when the caller's wait ends first, naming
+				// every batch still in flight, this one included.
 				expire();
 			}
 			this.inFlight.remove(batch);
@@ -381,8 +379,7 @@ final class MultiKeyCall<R> {
 
 	private void release() {
 		// A failed call is ended by fail(); the batches it cancels release their count on
-		// the way out and must not
-		// complete the call as if every reply were in.
+		// the way out and must not complete the call as if every reply were in.
 		if (this.pending.decrementAndGet() == 0 && this.failure.get() == null) {
 			this.done.complete(null);
 		}
@@ -410,9 +407,8 @@ final class MultiKeyCall<R> {
 
 	private Kind classify(Throwable cause) {
 		// A batch that fails once the deadline passed failed because of it: over Jedis
-		// the deadline ends a read by
-		// closing or timing out its socket, which would otherwise read as a connection
-		// failure.
+		// the deadline ends a read by closing or timing out its socket, which would
+		// otherwise read as a connection failure.
 		return (System.nanoTime() - this.deadline >= 0) ? Kind.TIMEOUT : Failures.classify(cause, this.transport);
 	}
 

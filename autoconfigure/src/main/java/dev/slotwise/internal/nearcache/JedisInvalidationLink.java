@@ -105,11 +105,10 @@ final class JedisInvalidationLink implements InvalidationLink {
 			}
 			handshake(connection);
 			// No read timeout: a quiet node sends nothing for as long as nobody writes
-			// under the prefixes, and a
-			// timed-out read leaves Jedis's connection marked broken, so it cannot ask
-			// the node with a PING either.
-			// A connection that dies without a reset goes unseen until the node is marked
-			// failed or time-to-live.
+			// under the prefixes, and a timed-out read leaves Jedis's connection marked
+			// broken, so it cannot ask the node with a PING either. A connection that
+			// dies without a reset goes unseen until the node is marked failed or
+			// time-to-live.
 			connection.setTimeoutInfinite();
 			this.ready.complete(null);
 			read(connection);

@@ -90,9 +90,8 @@ final class LettuceInvalidationLink implements InvalidationLink {
 	void start(List<byte[]> prefixes) {
 		this.client.addListener(this.watch);
 		// Asynchronous from end to end, bounded by the client's own timeouts and the one
-		// below: the tracking's
-		// single thread opens the links and must never wait on a node that does not
-		// answer.
+		// below: the tracking's single thread opens the links and must never wait on a
+		// node that does not answer.
 		this.client.connectAsync(ByteArrayCodec.INSTANCE).thenCompose((owner) -> {
 			this.owner = owner;
 			if (this.closing) {
@@ -168,8 +167,7 @@ final class LettuceInvalidationLink implements InvalidationLink {
 		}
 		this.lastPing = now;
 		// A dropped connection is reported by the client's disconnect event; a silent one
-		// only by a PING that gets
-		// no answer.
+		// only by a PING that gets no answer.
 		connection.async()
 			.ping()
 			.toCompletableFuture()

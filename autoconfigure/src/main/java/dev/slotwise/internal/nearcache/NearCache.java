@@ -110,9 +110,8 @@ public final class NearCache {
 	public byte @Nullable [] peek(byte[] key) {
 		Entry entry = this.entries.getIfPresent(new ByteArrayWrapper(key));
 		// The slot's flag as well: entries of a slot that just stopped being tracked are
-		// being removed.
-		// A copy: the caller may change the array it gets, and the entry must not change
-		// with it.
+		// being removed. A copy: the caller may change the array it gets, and the entry
+		// must not change with it.
 		return (entry != null && this.guard.tracked(entry.slot)) ? entry.value.clone() : null;
 	}
 

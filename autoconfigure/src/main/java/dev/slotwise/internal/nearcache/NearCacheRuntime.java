@@ -101,9 +101,8 @@ public final class NearCacheRuntime implements DisposableBean, SmartInitializing
 			}
 			if (!this.contextReady) {
 				// Connections opened while the context starts (pre-warm, health) come
-				// before the cache manager has
-				// registered its caches' prefixes: tracking starts once every singleton
-				// exists, with all of them.
+				// before the cache manager has registered its caches' prefixes: tracking
+				// starts once every singleton exists, with all of them.
 				this.pendingClient = client;
 				this.pendingLinks = links;
 				return;

@@ -92,8 +92,8 @@ public final class NearCacheWriter implements RedisCacheWriter {
 		long ticket = this.cache.ticket(key);
 		value = this.delegate.get(name, key, valueLoader, ttl, false);
 		// When the loader ran, the delegate wrote the value: its invalidation comes back
-		// and disowns this offer, or
-		// drops the entry a moment later. Either way nothing stale is kept.
+		// and disowns this offer, or drops the entry a moment later. Either way nothing
+		// stale is kept.
 		this.cache.offer(key, ticket, value);
 		return value;
 	}

@@ -48,9 +48,8 @@ record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlot
 				continue;
 			}
 			// A master without slots is live too: it is linked before slots move to it
-			// (scale-out), or it is an old
-			// master the view caught between its failover and its turn to replica, whose
-			// writes still reach it.
+			// (scale-out), or it is an old master the view caught between its failover
+			// and its turn to replica, whose writes still reach it.
 			int[] owned = node.getSlotRange().getSlotsArray();
 			NodeAddress address = address(node);
 			BitSet slots = new BitSet(SlotHash.SLOT_COUNT);

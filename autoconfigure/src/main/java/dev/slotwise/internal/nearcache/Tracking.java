@@ -154,10 +154,9 @@ final class Tracking implements AutoCloseable {
 		Shards before = this.view;
 		this.view = shards;
 		// A cached view keeps a node flagged failed after it came back (a killed master
-		// restarts as a replica) until
-		// the client's next refresh, which may be a minute away: ask anew every few
-		// seconds while one is left out,
-		// so that it gets its link.
+		// restarts as a replica) until the client's next refresh, which may be a minute
+		// away: ask anew every few seconds while one is left out, so that it gets its
+		// link.
 		if (shards.failedLeftOut() && ++this.sinceFailedLeftOut >= FAILED_LEFT_OUT_REFRESH) {
 			this.sinceFailedLeftOut = 0;
 			this.fresh.set(true);
@@ -170,9 +169,8 @@ final class Tracking implements AutoCloseable {
 			}
 			if (lost) {
 				// Before opening new links below, which may take a while (a Lettuce link
-				// connects a cluster connection
-				// of its own): the lost link's own report normally came first, this is
-				// the net under it.
+				// connects a cluster connection of its own): the lost link's own report
+				// normally came first, this is the net under it.
 				this.cache.untrack(onlyTracked(shards.slotsOf(entry.getKey())), "link-lost");
 			}
 		}
@@ -195,9 +193,8 @@ final class Tracking implements AutoCloseable {
 			}
 		});
 		// A link lost while this check ran untracked its shard before the line above may
-		// have tracked it again:
-		// links close before they report, so looking once more after tracking catches
-		// every such loss.
+		// have tracked it again: links close before they report, so looking once more
+		// after tracking catches every such loss.
 		for (Map.Entry<NodeAddress, Link> entry : this.nodes.entrySet()) {
 			if (!entry.getValue().link.isOpen()) {
 				this.cache.untrack(onlyTracked(shards.slotsOf(entry.getKey())), "link-lost");
@@ -240,8 +237,8 @@ final class Tracking implements AutoCloseable {
 		Link held = new Link(link);
 		this.nodes.put(node, held);
 		// On the scheduler, never on the client's thread that completes it: refuse()
-		// takes this object's lock, which a
-		// check holds while it may wait on that very thread.
+		// takes this object's lock, which a check holds while it may wait on that very
+		// thread.
 		link.ready().whenCompleteAsync((ignored, failure) -> {
 			if (failure == null) {
 				held.ready = true;
@@ -376,8 +373,8 @@ final class Tracking implements AutoCloseable {
 		@Override
 		public void lost(InvalidationLink link, @Nullable Throwable cause) {
 			// At once, on the reader's thread: until the slots are untracked, entries
-			// invalidated by writes the lost
-			// connection would have reported could still be served.
+			// invalidated by writes the lost connection would have reported could still
+			// be served.
 			Tracking.this.cache.untrack(Tracking.this.view.slotsOf(link.node()), "link-lost");
 			logger.debug("Near cache invalidation connection to " + link.node() + " lost: " + cause);
 			Tracking.this.fresh.set(true);

@@ -99,13 +99,11 @@ final class NodeReplay {
 		@Nullable Object[] outcomes = new Object[attempts.size()];
 		try (Connection connection = attempt.borrowed(pool.getResource())) {
 			// A PING ahead of the first window, its reply read before the pipeline's: a
-			// connection failure before
-			// it (a connection the node closed while idle) allows a second attempt, one
-			// after it never does.
+			// connection failure before it (a connection the node closed while idle)
+			// allows a second attempt, one after it never does.
 			connection.sendCommand(Protocol.Command.PING);
 			// The standalone connection is only a converter over the borrowed socket:
-			// never closed (see
-			// SpringDataInternals.pipelineOver).
+			// never closed (see SpringDataInternals.pipelineOver).
 			JedisConnection replay = SpringDataInternals.pipelineOver(connection);
 			int offset = 0;
 			for (List<Attempt> window : Chunks.of(attempts, maxPerFlush)) {
@@ -127,8 +125,7 @@ final class NodeReplay {
 		replay.openPipeline();
 		AbstractPipeline pipeline = replay.getPipeline();
 		// Per attempt: a fast command's Response, QUEUED for a command Spring Data Redis
-		// queued, or null when it
-		// refused the call (its outcome is then set already).
+		// queued, or null when it refused the call (its outcome is then set already).
 		Object[] sent = new Object[window.size()];
 		for (int i = 0; i < window.size(); i++) {
 			Attempt attempt = window.get(i);

@@ -43,8 +43,7 @@ public final class BrokenJedisConnections {
 				finally {
 					if (pool.isClosed()) {
 						// The client closed while the replacement was being opened: it
-						// landed in a closed pool,
-						// which nothing would close again.
+						// landed in a closed pool, which nothing would close again.
 						pool.clear();
 					}
 				}

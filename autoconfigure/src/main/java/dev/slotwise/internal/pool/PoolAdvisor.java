@@ -27,8 +27,7 @@ public final class PoolAdvisor {
 	public static List<String> review(PoolSettings settings, String client) {
 		List<String> advice = new ArrayList<>();
 		// Jedis validates with a PING round trip; Lettuce's pool only checks that the
-		// connection is open, which
-		// costs nothing worth a warning.
+		// connection is open, which costs nothing worth a warning.
 		boolean validationCostsARoundTrip = "Jedis".equals(client);
 		if (settings.testOnBorrow() && validationCostsARoundTrip) {
 			advice.add(settings.origin("testOnBorrow") + "=true sends a PING before every command: one extra round "
@@ -57,9 +56,8 @@ public final class PoolAdvisor {
 					+ " idle connections. Lower the first or raise the second.");
 		}
 		// Over Lettuce the pool serves dedicated connections only (blocking commands,
-		// transactions): every other
-		// command shares one connection per node, so an empty pool costs the first
-		// requests nothing.
+		// transactions): every other command shares one connection per node, so an empty
+		// pool costs the first requests nothing.
 		if (settings.minIdle() == 0 && validationCostsARoundTrip) {
 			advice.add(settings.origin("minIdle") + "=0 keeps no connection open: the first requests after start-up "
 					+ "and after idle periods pay the TCP connect (and TLS/AUTH) on the request path. Keep a few "

@@ -1,6 +1,7 @@
 package dev.slotwise.internal.pool;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -41,6 +42,26 @@ public record PoolSettings(int maxTotal, int maxIdle, int minIdle, Duration maxW
 	}
 
 	/**
+	 * Describes a pool configuration Slotwise did not build (the application replaced
+	 * it), so that the advisor can still review it.
+	 * @param config the configuration
+	 * @param source where it came from, for the origins, e.g. {@code "the application's
+	 * Jedis pool configuration"}
+	 * @return its settings, each from the source
+	 */
+	public static PoolSettings of(GenericObjectPoolConfig<?> config, String source) {
+		Map<String, String> origins = new HashMap<>();
+		for (String setting : new String[] { "maxTotal", "maxIdle", "minIdle", "maxWait", "testOnBorrow",
+				"testOnReturn", "testWhileIdle", "timeBetweenEvictionRuns", "softMinEvictableIdleTime" }) {
+			origins.put(setting, setting + " in " + source);
+		}
+		return new PoolSettings(config.getMaxTotal(), config.getMaxIdle(), config.getMinIdle(),
+				config.getMaxWaitDuration(), config.getTestOnBorrow(), config.getTestOnReturn(),
+				config.getTestWhileIdle(), config.getDurationBetweenEvictionRuns(),
+				config.getSoftMinEvictableIdleDuration(), config.getJmxEnabled(), origins);
+	}
+
+	/**
 	 * Returns the property a setting came from.
 	 * @param setting the record component name, e.g. {@code "testOnBorrow"}
 	 * @return the property name, or the component name when its origin is unknown
@@ -69,8 +90,7 @@ public record PoolSettings(int maxTotal, int maxIdle, int minIdle, Duration maxW
 		config.setTestWhileIdle(this.testWhileIdle);
 		config.setTimeBetweenEvictionRuns(this.timeBetweenEvictionRuns);
 		// Validate every idle connection on each run: a PING per idle connection every
-		// run is cheap next to
-		// handing a dead connection to a request.
+		// run is cheap next to handing a dead connection to a request.
 		config.setNumTestsPerEvictionRun(-1);
 		// Never close connections for idleness alone below min-idle (a negative duration
 		// turns that rule off).

@@ -82,9 +82,8 @@ public final class StaleJedisConnections {
 			throw failure;
 		}
 		// The failed connection went back to its pool broken (destroyed); its idle
-		// siblings likely died with it.
-		// Dropping them closes their sockets, no command sent; connections in use are
-		// untouched.
+		// siblings likely died with it. Dropping them closes their sockets, no command
+		// sent; connections in use are untouched.
 		pool.clear();
 		try {
 			return attempt.apply(new Attempt());

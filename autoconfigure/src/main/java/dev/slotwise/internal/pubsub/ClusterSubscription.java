@@ -343,9 +343,8 @@ final class ClusterSubscription implements Subscription {
 		boolean deferred = this.sharded && this.placement.hasMovedAway()
 				&& this.channels.stream().anyMatch((channel) -> !SubscriptionPlacement.placed(wanted, channel));
 		// Links that failed, and links to nodes the view knows to serve no slot (a
-		// demoted master), go first. A node
-		// the view does not mention is kept: the view may come from a node that has not
-		// heard of it yet.
+		// demoted master), go first. A node the view does not mention is kept: the view
+		// may come from a node that has not heard of it yet.
 		for (NodeAddress address : List.copyOf(this.nodes.keySet())) {
 			SubscribedNode node = this.nodes.get(address);
 			if (node == null) {
@@ -398,8 +397,8 @@ final class ClusterSubscription implements Subscription {
 					for (List<byte[]> group : SubscriptionPlacement.commands(kind, missing)) {
 						List<ByteArrayWrapper> names = group.stream().map(ByteArrayWrapper::new).toList();
 						// Held before the node confirms: its messages may arrive before
-						// the reply is seen here, and
-						// must not be dropped. A failure drops the whole link.
+						// the reply is seen here, and must not be dropped. A failure
+						// drops the whole link.
 						held.addAll(names);
 						pending.add(new Pending(entry.getKey(), node, kind, names, node.link.subscribe(kind, group)));
 					}
@@ -526,8 +525,7 @@ final class ClusterSubscription implements Subscription {
 			SubscribedNode node = ClusterSubscription.this.nodes.get(link.node());
 			byte[] name = (kind == ChannelKind.PATTERN && pattern != null) ? pattern : channel;
 			// Only what this link should carry now: a node that stopped being a master,
-			// or a name moved elsewhere,
-			// would otherwise deliver a second copy.
+			// or a name moved elsewhere, would otherwise deliver a second copy.
 			if (node == null || node.link != link || !node.held(kind).contains(new ByteArrayWrapper(name))) {
 				return;
 			}
@@ -539,8 +537,8 @@ final class ClusterSubscription implements Subscription {
 		@Override
 		public void unsubscribedByServer(NodeLink link, byte[] channel) {
 			// Applied under the lock by the next reconciliation: applied here, it could
-			// race one that is about to
-			// subscribe the channel there again, which the node would refuse with MOVED.
+			// race one that is about to subscribe the channel there again, which the node
+			// would refuse with MOVED.
 			ClusterSubscription.this.serverUnsubscribed.add(new ServerUnsubscribed(link, channel));
 			retrySoon();
 		}

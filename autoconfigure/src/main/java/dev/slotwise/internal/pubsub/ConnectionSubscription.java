@@ -52,8 +52,7 @@ public final class ConnectionSubscription {
 		}
 		Subscription subscription = this.pubSub.open(listener);
 		// Kept before subscribing: the listener hears of the first names at once, and
-		// Spring Data Redis's container
-		// then adds the rest through getSubscription().
+		// Spring Data Redis's container then adds the rest through getSubscription().
 		this.current = subscription;
 		try {
 			subscription.pSubscribe(patterns);

@@ -72,8 +72,7 @@ final class LettuceNodeLinks implements NodeLinks {
 			}
 			catch (IllegalArgumentException | RedisException ex) {
 				// Lettuce connects only to nodes of its partitions: a master just added
-				// or promoted may not be there
-				// yet.
+				// or promoted may not be there yet.
 				if (known(owner.getPartitions(), node)) {
 					throw ex;
 				}

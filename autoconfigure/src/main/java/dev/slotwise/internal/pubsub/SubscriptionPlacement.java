@@ -106,9 +106,8 @@ final class SubscriptionPlacement {
 			long now = System.nanoTime();
 			for (ByteArrayWrapper channel : this.channels) {
 				// Where a node holds the channel, it stays until that node unsubscribes
-				// it (its slot moved), stops
-				// serving or fails: the node knows better than a view read from another
-				// node, which may lag.
+				// it (its slot moved), stops serving or fails: the node knows better than
+				// a view read from another node, which may lag.
 				NodeAddress holder = holder(channel, masters);
 				if (holder != null) {
 					add(wanted, holder, ChannelKind.SHARD, channel);

@@ -47,8 +47,7 @@ final class PartitionsCachingTopologyProvider implements ClusterTopologyProvider
 		}
 		this.observer.lookup(false);
 		// Key first, then convert: if Lettuce reloads in between, the topology is newer
-		// than its key and the next
-		// lookup converts again, never the other way round.
+		// than its key and the next lookup converts again, never the other way round.
 		RedisClusterNode[] nodes = partitions.toArray(new RedisClusterNode[0]);
 		ClusterTopology topology = this.delegate.getTopology();
 		this.cached = new Converted(nodes, topology);

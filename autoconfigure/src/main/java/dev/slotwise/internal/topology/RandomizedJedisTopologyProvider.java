@@ -120,8 +120,7 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		this.initialTimeout = settings.initialTimeout();
 		this.observer = settings.observer();
 		// Back off after failures up to the cache time-to-live: a failing cluster is then
-		// asked no more often than a
-		// healthy one.
+		// asked no more often than a healthy one.
 		this.pacer = new RefreshPacer(settings.minRefreshInterval(), settings.cacheTtl());
 		this.renewal = () -> JedisInternals.renewSlotCache(client);
 		this.renewalAvailable = JedisInternals.clusterProvider(client) != null;
@@ -286,10 +285,9 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		Snapshot fetched = ask(pools, order, errors, generationAtStart);
 		if (fetched == null && this.renewal.getAsBoolean()) {
 			// No node Jedis holds a pool for answered: every address may have changed
-			// (nodes rescheduled behind
-			// stable names). Jedis's own renewal asks the configured seed nodes,
-			// resolving their names again, and
-			// creates pools for the nodes they name; ask those we have not asked yet.
+			// (nodes rescheduled behind stable names). Jedis's own renewal asks the
+			// configured seed nodes, resolving their names again, and creates pools for
+			// the nodes they name; ask those we have not asked yet.
 			Map<String, ConnectionPool> renewed = this.nodes.get();
 			List<String> fresh = RefreshOrder.shuffled(
 					renewed.keySet().stream().filter((address) -> !errors.containsKey(address)).toList(),
@@ -306,9 +304,8 @@ final class RandomizedJedisTopologyProvider extends JedisClusterTopologyProvider
 		}
 		for (Map.Entry<String, RedisClusterNode> entry : known.entrySet()) {
 			// Nodes the last topology lists but Jedis has no pool for (not in its CLUSTER
-			// SLOTS view yet) cannot be
-			// asked through the client; name them so the failure accounts for every node
-			// known.
+			// SLOTS view yet) cannot be asked through the client; name them so the
+			// failure accounts for every node known.
 			RedisClusterNode node = entry.getValue();
 			boolean asked = JedisNodePools.find(pools, node) != null;
 			if (!asked) {

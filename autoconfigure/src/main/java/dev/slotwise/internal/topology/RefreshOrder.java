@@ -37,9 +37,8 @@ final class RefreshOrder {
 		List<T> order = new ArrayList<>(candidates.size());
 		for (List<T> nodes : tiers.values()) {
 			// A fresh uniform permutation per refresh: every node of a tier is equally
-			// likely to be asked first, so
-			// many clients spread their refreshes instead of all hitting the first node
-			// of some fixed list.
+			// likely to be asked first, so many clients spread their refreshes instead of
+			// all hitting the first node of some fixed list.
 			Collections.shuffle(nodes, ThreadLocalRandom.current());
 			order.addAll(nodes);
 		}

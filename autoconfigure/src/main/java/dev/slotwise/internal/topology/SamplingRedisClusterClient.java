@@ -3,7 +3,6 @@ package dev.slotwise.internal.topology;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -141,7 +140,7 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	 */
 	private final ThreadLocal<@Nullable List<RedisURI>> plannedSources = new ThreadLocal<>();
 
-	private final Set<Attempt> attempts = ConcurrentHashMap.newKeySet();
+	private final Set<RefreshAttempt> attempts = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * The partitions once loaded; Lettuce reloads this instance in place. Kept to read it
@@ -460,9 +459,8 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	@Override
 	protected boolean useDynamicRefreshSources() {
 		// Lettuce uses this flag to also connect to every node the asked nodes report
-		// (discovery), which is exactly
-		// the fan-out sampling avoids; the user's own setting is honoured in
-		// candidates().
+		// (discovery), which is exactly the fan-out sampling avoids; the user's own
+		// setting is honoured in candidates().
 		return false;
 	}
 
@@ -474,7 +472,7 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 			// refreshes take over.
 			return loadFrom(watched, 0, null, true);
 		}
-		Candidates candidates = candidates();
+		RefreshCandidates candidates = candidates();
 		return loadFrom(candidates.uris(), 0, null, candidates.seeds());
 	}
 
@@ -496,7 +494,7 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 	protected Partitions determinePartitions(Partitions current, Map<RedisURI, Partitions> topologyViews) {
 		for (RedisURI source : topologyViews.keySet()) {
 			String address = address(source);
-			for (Attempt attempt : this.attempts) {
+			for (RefreshAttempt attempt : this.attempts) {
 				if (attempt.addresses().contains(address)) {
 					attempt.answered().add(address);
 				}
@@ -525,7 +523,7 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 			boolean seeds) {
 		int to = Math.min(order.size(), from + this.refreshSources);
 		List<RedisURI> sources = List.copyOf(order.subList(from, to));
-		Attempt attempt = new Attempt(sources.stream().map(SamplingRedisClusterClient::address).toList());
+		RefreshAttempt attempt = new RefreshAttempt(sources.stream().map(SamplingRedisClusterClient::address).toList());
 		this.attempts.add(attempt);
 		CompletableFuture<Partitions> load;
 		this.plannedSources.set(sources);
@@ -555,7 +553,7 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 			}
 			else if (!seeds) {
 				// No known node answered: the configured seeds are the last resort.
-				next = loadFrom(seedUris(), 0, failure, true);
+				next = loadFrom(RefreshCandidates.of(null, false, getInitialUris()).uris(), 0, failure, true);
 			}
 			else {
 				result.completeExceptionally(failure);
@@ -573,85 +571,14 @@ final class SamplingRedisClusterClient extends RedisClusterClient {
 		return result;
 	}
 
-	private List<RedisURI> seedUris() {
-		List<RedisURI> seeds = new ArrayList<>();
-		getInitialUris().forEach(seeds::add);
-		return RefreshOrder.shuffled(seeds, (uri) -> RefreshOrder.PREFERRED);
-	}
-
-	private Candidates candidates() {
-		Partitions partitions = this.known;
+	private RefreshCandidates candidates() {
 		boolean dynamic = !(getOptions() instanceof ClusterClientOptions options)
 				|| options.getTopologyRefreshOptions().useDynamicRefreshSources();
-		if (!dynamic || partitions == null || partitions.isEmpty()) {
-			return new Candidates(seedUris(), true);
-		}
-		List<RedisClusterNode> nodes = new ArrayList<>();
-		for (RedisClusterNode node : partitions) {
-			if (node.getUri() != null && !node.is(NodeFlag.NOADDR)) {
-				nodes.add(node);
-			}
-		}
-		boolean replicasKnown = this.preferReplicas && nodes.stream().anyMatch(SamplingRedisClusterClient::isReplica);
-		return new Candidates(RefreshOrder.shuffled(nodes, (node) -> tier(node, replicasKnown))
-			.stream()
-			.map(RedisClusterNode::getUri)
-			.toList(), false);
-	}
-
-	private static int tier(RedisClusterNode node, boolean preferReplicas) {
-		if (node.is(NodeFlag.FAIL) || node.is(NodeFlag.EVENTUAL_FAIL)) {
-			return RefreshOrder.LAST_RESORT;
-		}
-		return (!preferReplicas || isReplica(node)) ? RefreshOrder.PREFERRED : RefreshOrder.FALLBACK;
-	}
-
-	private static boolean isReplica(RedisClusterNode node) {
-		return node.is(NodeFlag.REPLICA) || node.is(NodeFlag.SLAVE);
+		return RefreshCandidates.of(dynamic ? this.known : null, this.preferReplicas, getInitialUris());
 	}
 
 	static String address(RedisURI uri) {
 		return uri.getHost() + ":" + uri.getPort();
-	}
-
-	/**
-	 * The nodes a refresh may ask, in the order to ask them.
-	 *
-	 * @param uris the nodes
-	 * @param seeds whether they are the configured seed nodes (no fallback left after
-	 * them)
-	 */
-	private record Candidates(List<RedisURI> uris, boolean seeds) {
-	}
-
-	/**
-	 * One batch of sources asked together; identity-based so it can live in a set while
-	 * its answers arrive.
-	 */
-	private static final class Attempt {
-
-		private final List<String> addresses;
-
-		private final Set<String> answered = ConcurrentHashMap.newKeySet();
-
-		private final long startNanos = System.nanoTime();
-
-		Attempt(List<String> addresses) {
-			this.addresses = addresses;
-		}
-
-		List<String> addresses() {
-			return this.addresses;
-		}
-
-		Set<String> answered() {
-			return this.answered;
-		}
-
-		long startNanos() {
-			return this.startNanos;
-		}
-
 	}
 
 }

@@ -63,8 +63,8 @@ public final class JedisTransactions {
 				ConnectionPool pool = JedisNodePools.forAddress(this.client, address, key);
 				Connection connection = pool.getResource();
 				// Spring Data Redis's standalone connection over the borrowed socket. It
-				// is never closed: without a
-				// pool of its own it would disconnect the socket instead of returning it.
+				// is never closed: without a pool of its own it would disconnect the
+				// socket instead of returning it.
 				return new JedisSession(new JedisConnection(new Jedis(connection)), connection, pool, this.releaser,
 						address.toString());
 			}
@@ -98,13 +98,12 @@ public final class JedisTransactions {
 			}
 			if (this.nodeConnection.isBroken()) {
 				// Its socket closed here (which ends MULTI and WATCH) before the releaser
-				// sees it: closing flushes what
-				// Jedis still buffers, which two threads must not do at once.
+				// sees it: closing flushes what Jedis still buffers, which two threads
+				// must not do at once.
 				disconnect();
 				// The pool opens the replacement of a broken connection as it takes it
-				// back: towards a node that
-				// accepts connections but does not answer, that would hold the caller for
-				// a whole socket timeout.
+				// back: towards a node that accepts connections but does not answer, that
+				// would hold the caller for a whole socket timeout.
 				BrokenJedisConnections.returnOffThread(this.nodeConnection, this.pool, this.releaser);
 				return;
 			}
@@ -113,8 +112,7 @@ public final class JedisTransactions {
 			}
 			catch (RuntimeException ex) {
 				// The pool is closed: the transaction's own failure is what the caller
-				// must see, and the socket must
-				// close.
+				// must see, and the socket must close.
 				disconnect();
 			}
 		}

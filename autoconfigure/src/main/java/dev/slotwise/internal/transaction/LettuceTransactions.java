@@ -214,10 +214,8 @@ public final class LettuceTransactions implements AutoCloseable {
 		public Session open(int slot, byte[] key) {
 			Borrowed borrowed = borrow(slot);
 			// Spring Data Redis's standalone connection, all of whose commands (there is
-			// no shared connection) go to
-			// the dedicated one the provider hands out: this node connection. It is never
-			// closed: the connection is
-			// given back here.
+			// no shared connection) go to the dedicated one the provider hands out: this
+			// node connection. It is never closed: the connection is given back here.
 			LettuceConnection standalone = new LettuceConnection(null, new FixedProvider(borrowed.connection()),
 					this.timeoutMillis, 0);
 			return new LettuceSession(standalone, borrowed.node(),

@@ -70,8 +70,7 @@ class ClusterHealthIndicatorIntegrationTests {
 		cluster(client, cluster).withPropertyValues("slotwise.topology.cache-ttl=1s").run((context) -> {
 			HealthIndicator indicator = context.getBean("redisHealthContributor", HealthIndicator.class);
 			// One round first: every master's connection is open before the count starts
-			// (Lettuce PINGs a node
-			// connection it opens).
+			// (Lettuce PINGs a node connection it opens).
 			for (int i = 0; i < 3; i++) {
 				assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
 			}

@@ -43,8 +43,7 @@ class ClusterScanTests {
 			expected.add(key);
 		}
 		// Once A's walk is halfway and B's has begun, the slot moves: its keys A has not
-		// reached yet land on B at
-		// a position B's cursor has passed.
+		// reached yet land on B at a position B's cursor has passed.
 		boolean[] moved = { false };
 		int[] bCursor = { 0 };
 		transport.beforePage = (node, cursor) -> {

@@ -1,5 +1,6 @@
 package dev.slotwise.internal.keyspace;
 
+import dev.slotwise.internal.routing.Glob;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;

@@ -86,17 +86,16 @@ class JedisClusterPoolMetersIntegrationTests {
 	@Test
 	void metersLeaveWithANodeAndComeBackWithIt(RedisTestCluster cluster) {
 		// Another test of this class restarts nodes: let every replica link come back
-		// before the client reads the
-		// topology, or the replicas are missing from its slot table.
+		// before the client reads the topology, or the replicas are missing from its slot
+		// table.
 		cluster.awaitHealthy();
 		this.runner.withPropertyValues("spring.data.redis.cluster.nodes=" + cluster.nodesProperty()).run((context) -> {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			SlotwiseJedisConnectionFactory factory = context.getBean(SlotwiseJedisConnectionFactory.class);
 			// A replica the client holds a pool for. A node that has not yet heard of
-			// every replica through gossip
-			// (a freshly formed cluster, or a node another test restarted) answers
-			// CLUSTER SLOTS without it, and
-			// Jedis then holds no pool for it until its next renewal (every second here).
+			// every replica through gossip (a freshly formed cluster, or a node another
+			// test restarted) answers CLUSTER SLOTS without it, and Jedis then holds no
+			// pool for it until its next renewal (every second here).
 			await("the client to hold a pool for a replica",
 					() -> cluster.replicas()
 						.stream()

@@ -68,9 +68,8 @@ class NearCacheMetersIntegrationTests {
 				template.opsForValue().set(key, "1");
 				awaitTracking(nearCache, cluster, registry);
 				// Misses until the value is kept (a read between the master's and the
-				// replica's invalidation of the
-				// write is answered but not kept), then hits only: the servers see
-				// exactly the misses.
+				// replica's invalidation of the write is answered but not kept), then
+				// hits only: the servers see exactly the misses.
 				cluster.resetStats();
 				double hits = reads(registry, "hit");
 				double misses = reads(registry, "miss");

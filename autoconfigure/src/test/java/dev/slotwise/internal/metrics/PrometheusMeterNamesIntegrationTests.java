@@ -47,9 +47,8 @@ class PrometheusMeterNamesIntegrationTests {
 			"slotwise_keyspace_cache_clears_seconds_count", "slotwise_keyspace_cache_clears_seconds_sum",
 			"slotwise_keyspace_cache_clears_seconds_max", "slotwise_keyspace_keys_deleted_total",
 			// Pub/sub across the cluster (slotwise.pubsub): the counter is registered at
-			// once; the per-node
-			// subscription gauges and the message counter appear with the first
-			// subscription.
+			// once; the per-node subscription gauges and the message counter appear with
+			// the first subscription.
 			"slotwise_pubsub_resubscriptions_total", "slotwise_transactions_total",
 			"slotwise_transactions_commands_count", "slotwise_transactions_commands_sum",
 			"slotwise_transactions_commands_max");
@@ -65,8 +64,7 @@ class PrometheusMeterNamesIntegrationTests {
 			"slotwise_pipeline_commands_sum", "slotwise_pipeline_commands_max", "slotwise_pipeline_nodes_count",
 			"slotwise_pipeline_nodes_sum", "slotwise_pipeline_nodes_max", "slotwise_pipeline_redirects_total",
 			// The multi-key executor exists only when a Slotwise Jedis cluster factory
-			// uses it (not over Lettuce,
-			// although Jedis is on these tests' class path).
+			// uses it (not over Lettuce, although Jedis is on these tests' class path).
 			"slotwise_executor_active_threads", "slotwise_executor_queued_tasks",
 			"slotwise_executor_completed_tasks_total", "slotwise_executor_pool_size_threads",
 			"slotwise_executor_pool_core_threads", "slotwise_executor_pool_max_threads",

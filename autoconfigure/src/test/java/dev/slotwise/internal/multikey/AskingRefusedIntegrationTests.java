@@ -34,8 +34,7 @@ class AskingRefusedIntegrationTests {
 		SlotMigration migration = SlotMigration.of(cluster, tag);
 		for (RedisNode node : cluster.nodes()) {
 			// Everything but ASKING (which @connection holds), as a user granted "+@all
-			// -@connection" plus what the
-			// clients need to connect would be.
+			// -@connection" plus what the clients need to connect would be.
 			cluster.withAdmin(node,
 					(jedis) -> jedis.aclSetUser(USER, "reset", "on", ">secret", "~*", "&*", "+@all", "-asking"));
 		}
@@ -62,9 +61,8 @@ class AskingRefusedIntegrationTests {
 							.as("the target refused ASKING")
 							.isPositive();
 						// No loop: the refused ASKING ends the call at once, so the
-						// target answered no command of
-						// the slot with MOVED more than once (zero over Jedis, which
-						// reads the refusal first).
+						// target answered no command of the slot with MOVED more than
+						// once (zero over Jedis, which reads the refusal first).
 						assertThat(MigratingHashKeyIntegrationTests.errorCount(cluster, migration.target(), "MOVED"))
 							.isLessThanOrEqualTo(1);
 					}

@@ -60,9 +60,8 @@ class JedisCloseUnderLoadIntegrationTests {
 				byte[][] rawKeys = keys.stream().map(String::getBytes).toArray(byte[][]::new);
 				for (int i = 0; i < CALLERS; i++) {
 					// Half the callers take a connection per call (as templates do); the
-					// other half hold one
-					// connection across the close (a long callback), so their calls reach
-					// the engine after close().
+					// other half hold one connection across the close (a long callback),
+					// so their calls reach the engine after close().
 					boolean holding = i % 2 == 1;
 					Runnable loop = () -> callUntilClosed(() -> template.opsForValue().multiGet(keys), closedAt,
 							closeReturnedAt, calls, successesAfterClose, failures);
@@ -117,10 +116,9 @@ class JedisCloseUnderLoadIntegrationTests {
 		assertThat(allEnded).as("callers ended within 5 s of close()").isTrue();
 		assertThat(successesAfterClose).as("calls begun after close() returned that succeeded").isEmpty();
 		// "ClusterCommandExecutor not initialized" is Spring Data's own, for a connection
-		// asked for while the factory
-		// is stopping, after its executor was destroyed and before its state says so
-		// (seen once, plain Spring Data's
-		// race, not the engine's).
+		// asked for while the factory is stopping, after its executor was destroyed and
+		// before its state says so (seen once, plain Spring Data's race, not the
+		// engine's).
 		assertThat(failures).hasSize(CALLERS)
 			.allSatisfy((failure) -> assertThat(failure.getMessage()).as("a clear exception")
 				.containsAnyOf("STOPPING", "STOPPED", "DESTROYED", "destroyed", "closed", "shut down",

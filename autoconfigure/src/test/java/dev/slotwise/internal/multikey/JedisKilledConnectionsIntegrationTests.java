@@ -99,8 +99,7 @@ class JedisKilledConnectionsIntegrationTests {
 			killApplicationConnections(cluster);
 			cluster.resetStats();
 			// Jedis's cluster executor meets the dead connections and sends each command
-			// again: the same promise
-			// Slotwise keeps for its node batches.
+			// again: the same promise Slotwise keeps for its node batches.
 			for (String key : keys) {
 				assertThat(template.opsForValue().get(key)).isEqualTo("a" + key);
 			}

@@ -119,8 +119,8 @@ class JedisReadFromIntegrationTests {
 	@Test
 	void replicaPoolsArePrewarmedWhenReadsGoToReplicas(RedisTestCluster cluster) {
 		// Pre-warm covers every replica of Slotwise's topology, including those the
-		// client's first slot table may
-		// leave out (a fresh cluster's gossip may not have settled yet).
+		// client's first slot table may leave out (a fresh cluster's gossip may not have
+		// settled yet).
 		cluster.resetStats();
 		runner(cluster, "replica-preferred").run((context) -> {
 			assertThat(context).hasNotFailed();
@@ -158,10 +158,9 @@ class JedisReadFromIntegrationTests {
 			}
 			for (RedisNode replica : cluster.replicas()) {
 				// A write sent to a replica is refused there with MOVED (or READONLY),
-				// which its errorstats would
-				// count; the writes it executes are those its master replicates to it.
-				// (Its errorstats may count ERR
-				// for the CLIENT SETINFO that Jedis sends to servers older than 7.2.)
+				// which its errorstats would count; the writes it executes are those its
+				// master replicates to it. (Its errorstats may count ERR for the CLIENT
+				// SETINFO that Jedis sends to servers older than 7.2.)
 				String errors = cluster.withAdmin(replica, (jedis) -> jedis.info("errorstats"));
 				assertThat(errors).as("replica %s", replica)
 					.doesNotContain("errorstat_MOVED")
@@ -295,8 +294,7 @@ class JedisReadFromIntegrationTests {
 
 	static ApplicationContextRunner runner(RedisTestCluster cluster, String readFrom) {
 		// Jedis's slot cache is left to its default renewal: replicas it does not list
-		// yet get their pools from
-		// Slotwise's topology.
+		// yet get their pools from Slotwise's topology.
 		ApplicationContextRunner runner = MultiKeyTestSupport.runner("jedis", cluster);
 		return (readFrom != null) ? runner.withPropertyValues("slotwise.multikey.read-from=" + readFrom) : runner;
 	}

@@ -80,9 +80,8 @@ class JedisReadFromReplicaFailureIntegrationTests {
 		RedisNode master = cluster.masters().get(0);
 		RedisNode paused = cluster.replicasOf(master).get(0);
 		// The topology is cached for the whole test: a refresh runs on a caller's stack
-		// and may ask the hanging
-		// replica (slotwise.topology.prefer-replicas), which is the topology's fault, not
-		// the reads' under test.
+		// and may ask the hanging replica (slotwise.topology.prefer-replicas), which is
+		// the topology's fault, not the reads' under test.
 		runner(cluster, readFrom).withPropertyValues("slotwise.topology.cache-ttl=5m").run((context) -> {
 			assertThat(context).hasNotFailed();
 			JedisReadFromIntegrationTests.assertReplicaPools(context, cluster);
@@ -94,17 +93,15 @@ class JedisReadFromReplicaFailureIntegrationTests {
 			}
 			cluster.resetStats();
 			// spring.data.redis.timeout=2s bounds each call to 2 s; a replica gets half
-			// of it before its batch goes
-			// to the master. While paused the replica accepts connections and commands
-			// but answers none.
+			// of it before its batch goes to the master. While paused the replica accepts
+			// connections and commands but answers none.
 			long pauseMillis = 6000;
 			long pausedAt = System.nanoTime();
 			cluster.withAdmin(paused, (jedis) -> jedis.clientPause(pauseMillis));
 			// replica-preferred leaves the hanging replica aside after its first failure.
-			// replica tries it for every
-			// batch, so only the first call is checked there: later ones need a new
-			// connection to it, whose handshake
-			// waits out the whole socket timeout (the README says so).
+			// replica tries it for every batch, so only the first call is checked there:
+			// later ones need a new connection to it, whose handshake waits out the whole
+			// socket timeout (the README says so).
 			int calls = readFrom.equals("replica") ? 1 : 20;
 			for (int call = 0; call < calls; call++) {
 				readAndCheck(template, values, random, call);

@@ -47,9 +47,8 @@ class JedisReplicaReadsFromFirstCallIntegrationTests {
 				int attempt = start;
 				MultiKeyTestSupport.runner("jedis", cluster)
 					// A replica gets half the call's timeout before its batch goes to the
-					// master: generous, since a
-					// just-formed cluster on a busy machine may be slow to answer, and
-					// the pools are what is tested.
+					// master: generous, since a just-formed cluster on a busy machine may
+					// be slow to answer, and the pools are what is tested.
 					.withPropertyValues("slotwise.multikey.read-from=replica", "slotwise.pool.prewarm=" + prewarm,
 							"slotwise.multikey.timeout=20s", "spring.data.redis.timeout=20s")
 					.run((context) -> {

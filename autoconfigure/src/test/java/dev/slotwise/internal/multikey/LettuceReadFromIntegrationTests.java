@@ -125,8 +125,8 @@ class LettuceReadFromIntegrationTests {
 			template.opsForValue().multiSet(tuples);
 			assertThat(template.delete(List.copyOf(tuples.keySet()))).isEqualTo(500);
 			// Replicas count the MSETs and DELs they replicate; a write sent to a replica
-			// would be refused there
-			// with MOVED, which the replica's errorstats would count.
+			// would be refused there with MOVED, which the replica's errorstats would
+			// count.
 			for (RedisNode replica : cluster.replicas()) {
 				String errors = cluster.withAdmin(replica, (jedis) -> jedis.info("errorstats"));
 				assertThat(errors).as("replica %s", replica).doesNotContain("errorstat_MOVED");

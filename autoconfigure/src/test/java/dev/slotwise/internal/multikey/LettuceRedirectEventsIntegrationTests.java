@@ -39,10 +39,9 @@ class LettuceRedirectEventsIntegrationTests {
 		assertThat(withSlotwise).as("with Slotwise")
 			.containsExactly("ASK MGET " + migration.slot(), "MOVED MGET " + migration.slot());
 		// Plain Lettuce may refresh its partitions by itself between the hand-over and
-		// the next read (a refresh the ASK
-		// triggered, or its periodic one, late on a busy machine), and then meets no
-		// MOVED: its events are the same
-		// kinds for the same command and slot, the MOVED only where it met one.
+		// the next read (a refresh the ASK triggered, or its periodic one, late on a busy
+		// machine), and then meets no MOVED: its events are the same kinds for the same
+		// command and slot, the MOVED only where it met one.
 		assertThat(plainBoot).as("plain Spring Boot, the same kinds as with Slotwise")
 			.contains("ASK MGET " + migration.slot())
 			.isSubsetOf(withSlotwise);

@@ -50,8 +50,8 @@ class MigratingHashKeyIntegrationTests {
 				}
 				assertThat(values).isEqualTo(expected);
 				// The call really met the split: the source refused the slot's MGET, and
-				// the moved keys were asked
-				// for at the target after ASKING; no node answered WRONGTYPE.
+				// the moved keys were asked for at the target after ASKING; no node
+				// answered WRONGTYPE.
 				assertThat(errorCount(cluster, migration.source(), "TRYAGAIN")).isPositive();
 				assertThat(cluster.commandCalls(migration.target(), "asking")).isPositive();
 				assertThat(cluster.totalCommandCalls("get")).isZero();

@@ -50,8 +50,8 @@ class MultiKeyCommandTimeoutIntegrationTests {
 							.isThrownBy(() -> connection.stringCommands().mGet(keys))
 							.withMessageContaining("timed out after " + COMMAND_TIMEOUT.toMillis() + " ms");
 						// The command timeout plus scheduling margin; the engine's own
-						// default (5 s) would outlast the
-						// pause and return values instead.
+						// default (5 s) would outlast the pause and return values
+						// instead.
 						assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(2500));
 					}
 					finally {

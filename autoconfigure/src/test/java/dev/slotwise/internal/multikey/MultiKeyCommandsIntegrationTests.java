@@ -99,8 +99,7 @@ class MultiKeyCommandsIntegrationTests {
 			tuples.put(key, key);
 		}
 		// What is checked is the values, not the speed: on a busy machine 100,000 keys
-		// can take longer than the
-		// test kit's 2 s timeout.
+		// can take longer than the test kit's 2 s timeout.
 		withConnection(
 				MultiKeyTestSupport.runner(client, cluster)
 					.withPropertyValues("spring.data.redis.timeout=30s", "slotwise.multikey.timeout=30s"),
@@ -181,9 +180,8 @@ class MultiKeyCommandsIntegrationTests {
 	@org.junit.jupiter.api.Test
 	void springDataRedisCrossSlotDelOverJedisCountsKeysSentNotRemoved(RedisTestCluster cluster) {
 		// Documents the upstream behaviour Slotwise corrects: none of these keys exists,
-		// yet Spring Data Redis
-		// reports every key as deleted. Slotwise's count is checked by the differential
-		// tests.
+		// yet Spring Data Redis reports every key as deleted. Slotwise's count is checked
+		// by the differential tests.
 		withConnection(
 				MultiKeyTestSupport.runner("jedis", cluster).withPropertyValues("slotwise.multikey.enabled=false"),
 				(connection) -> assertThat(connection.keyCommands().del(keys("absent:", 10))).isEqualTo(10));

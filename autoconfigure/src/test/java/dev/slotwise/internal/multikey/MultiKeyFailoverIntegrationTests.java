@@ -54,9 +54,8 @@ class MultiKeyFailoverIntegrationTests {
 					cluster.awaitHealthy();
 					RedisNode victim = ownerOf(cluster, keys[0]);
 					// Replication is asynchronous: a failover may lose writes the replica
-					// never received, which
-					// is Redis's behaviour, not the client's. Start only once the replica
-					// has everything.
+					// never received, which is Redis's behaviour, not the client's. Start
+					// only once the replica has everything.
 					awaitReplicated(cluster, victim);
 					AtomicBoolean stop = new AtomicBoolean();
 					AtomicLong correct = new AtomicLong();

@@ -128,8 +128,7 @@ class MultiKeyMigrationIntegrationTests {
 		RedisNode target = migration.target();
 		byte[][] tagged = MultiKeyCommandsIntegrationTests.keys(tag + ":", 100);
 		// A few keys elsewhere make every call cross-slot, so that the engine (not the
-		// client's own path) follows the
-		// redirects.
+		// client's own path) follows the redirects.
 		byte[][] asked = new byte[tagged.length + 5][];
 		System.arraycopy(tagged, 0, asked, 0, tagged.length);
 		for (int i = 0; i < 5; i++) {
@@ -156,10 +155,9 @@ class MultiKeyMigrationIntegrationTests {
 				connection.stringCommands().mSet(tuples);
 				migration.begin();
 				// Half the keys move: the source answers the slot's MGET with TRYAGAIN,
-				// the engine splits it into
-				// GETs, and the source answers half of those with ASK, so each call sends
-				// the target a batch of many
-				// ASKING + GET pairs.
+				// the engine splits it into GETs, and the source answers half of those
+				// with ASK, so each call sends the target a batch of many ASKING + GET
+				// pairs.
 				List<String> moved = new ArrayList<>();
 				List<String> staying = new ArrayList<>();
 				for (int i = 0; i < tagged.length; i++) {
@@ -206,9 +204,8 @@ class MultiKeyMigrationIntegrationTests {
 				// target, with ASKING.
 				long askings = cluster.commandCalls(target, "asking");
 				// The target owns no slot it would redirect a GET of these keys for,
-				// unless the GET came without its
-				// ASKING: then it answers MOVED back to the source. Counted by the
-				// server, even when a retry recovered.
+				// unless the GET came without its ASKING: then it answers MOVED back to
+				// the source. Counted by the server, even when a retry recovered.
 				long movedByTarget = movedReplies(cluster, target);
 				migration.moveKeys(staying);
 				migration.finish();
@@ -305,9 +302,8 @@ class MultiKeyMigrationIntegrationTests {
 							.withMessageContaining("MGET at " + target.address() + ": MOVED, ")
 							.withMessageContaining("MGET at " + source.address() + ": MOVED, ");
 						// The engine followed five MOVED replies and gave up on the
-						// sixth, which the servers count too
-						// (a same-slot call adds the client's own attempts before the
-						// engine's).
+						// sixth, which the servers count too (a same-slot call adds the
+						// client's own attempts before the engine's).
 						long moved = movedReplies(cluster, source) + movedReplies(cluster, target);
 						if (sameSlot) {
 							assertThat(moved).isGreaterThan(6);

@@ -30,8 +30,8 @@ class MultiKeyShutdownIntegrationTests {
 			assertThat(MultiKeyTestSupport.applicationConnections(cluster)).isPositive();
 		});
 		// The JVM's one deadline timer (asynchronous calls, also of earlier tests in this
-		// JVM) ends 10 s after the last
-		// deadline it held; the executor's threads end with the context.
+		// JVM) ends 10 s after the last deadline it held; the executor's threads end with
+		// the context.
 		assertThat(MultiKeyTestSupport.eventually(Duration.ofSeconds(15), () -> multiKeyThreads() == 0))
 			.as("multi-key threads gone")
 			.isTrue();

@@ -39,8 +39,8 @@ class NonRedirectErrorIntegrationTests {
 			cluster.withAdmin(full, (jedis) -> jedis.configSet("maxmemory", "1"));
 			try {
 				// Spring Data Redis translates a Jedis error reply to
-				// InvalidDataAccessApiUsageException, a Lettuce one
-				// to RedisSystemException; the same types arrive here.
+				// InvalidDataAccessApiUsageException, a Lettuce one to
+				// RedisSystemException; the same types arrive here.
 				assertThatExceptionOfType(
 						"jedis".equals(client) ? MultiKeyApiUsageException.class : MultiKeySystemException.class)
 					.isThrownBy(() -> template.opsForValue().multiSet(entries))

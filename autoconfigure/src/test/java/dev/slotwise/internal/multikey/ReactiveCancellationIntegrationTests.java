@@ -117,8 +117,8 @@ class ReactiveCancellationIntegrationTests {
 			expected.add(ByteBuffer.wrap(value));
 		}
 		// The cancelled batch is written to the paused master and its replies come after
-		// the cancel, on the
-		// connection the next call uses, where they must not be taken for that call's.
+		// the cancel, on the connection the next call uses, where they must not be taken
+		// for that call's.
 		MultiKeyTestSupport.runner("lettuce", cluster).run((context) -> {
 			assertThat(context).hasNotFailed();
 			ReactiveRedisClusterConnection reactive = context.getBean(ReactiveRedisConnectionFactory.class)
@@ -136,9 +136,8 @@ class ReactiveCancellationIntegrationTests {
 					.eventually(() -> others.stream().allMatch((other) -> cluster.commandCalls(other, "mget") > 0)))
 					.isTrue();
 				// Time for the paused master's batch to leave the event loop: Lettuce
-				// drops a command cancelled
-				// before it is written, and this test is about replies to commands
-				// cancelled after.
+				// drops a command cancelled before it is written, and this test is about
+				// replies to commands cancelled after.
 				Thread.sleep(200);
 				subscription.dispose();
 				cluster.withAdmin(paused, Jedis::ping);
@@ -191,8 +190,7 @@ class ReactiveCancellationIntegrationTests {
 			// the cancel.
 			assertThat(cancelledAfter).as("cancelled while the master was paused").isLessThan(PAUSE_MILLIS - 300);
 			// Held until the pause ends, like the connection's handshake; the sleep lets
-			// that connection complete
-			// (and write, were the batch not cancelled).
+			// that connection complete (and write, were the batch not cancelled).
 			cluster.withAdmin(paused, Jedis::ping);
 			Thread.sleep(300);
 		}

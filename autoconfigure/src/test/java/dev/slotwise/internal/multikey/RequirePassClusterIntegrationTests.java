@@ -69,8 +69,7 @@ class RequirePassClusterIntegrationTests {
 			long failed = SecuredClusterScenario.connectionsReceived(cluster);
 			assertThat(failed - before).as("connections until the failure").isLessThanOrEqualTo(2L * nodes);
 			// The measurement window: what a failed application does on its own
-			// (reconnects, refreshes,
-			// evictor refills) while nobody calls it.
+			// (reconnects, refreshes, evictor refills) while nobody calls it.
 			Thread.sleep(10_000);
 			assertThat(SecuredClusterScenario.connectionsReceived(cluster) - failed)
 				.as("connections received in the 10 s after the failure")

@@ -156,8 +156,8 @@ class NearCacheFaultIntegrationTests {
 		}
 		Counts counts = new Counts();
 		// The writer writes the Redis keys of the cache's entries as plain strings: the
-		// reader's cache reads them with a
-		// string serializer, so the value is the version.
+		// reader's cache reads them with a string serializer, so the value is the
+		// version.
 		runner(client, cluster).withPropertyValues("slotwise.near-cache.enabled=false").run((writerContext) -> {
 			Writer writer = new Writer(writerContext.getBean(StringRedisTemplate.class), keys);
 			writer.writeAll();
@@ -228,9 +228,8 @@ class NearCacheFaultIntegrationTests {
 			case KILL -> {
 				List<RedisNode> replicas = cluster.replicasOf(victim);
 				// Replication is asynchronous: a write acknowledged by the master but not
-				// yet on its replica is lost
-				// by Redis, whatever the client. The writer holds still until the replica
-				// has everything.
+				// yet on its replica is lost by Redis, whatever the client. The writer
+				// holds still until the replica has everything.
 				writer.lock.lock();
 				try {
 					cluster.awaitReplicated(victim, Duration.ofSeconds(10));
@@ -266,8 +265,8 @@ class NearCacheFaultIntegrationTests {
 			case MIGRATE_TO_NEW_MASTER -> {
 				RedisNode target = cluster.addMaster();
 				// Longer than the topology's cache time-to-live
-				// (slotwise.topology.cache-ttl, 5 s): the application's
-				// view knows the new master, with no slots, before its first slot moves.
+				// (slotwise.topology.cache-ttl, 5 s): the application's view knows the
+				// new master, with no slots, before its first slot moves.
 				sleep(6000);
 				BitSet slots = slotsOf(cluster, keys, victim);
 				slots.stream().forEach((slot) -> cluster.migrateSlot(slot, target));
@@ -443,9 +442,8 @@ class NearCacheFaultIntegrationTests {
 			int rare = 0;
 			while (!this.stop.get()) {
 				// Even keys round and round (each about every 50 ms), odd keys one every
-				// other round (each about every
-				// 3 s): an invalidation lost for a rarely written key is not covered up
-				// by the next write.
+				// other round (each about every 3 s): an invalidation lost for a rarely
+				// written key is not covered up by the next write.
 				String key = this.keys.get(2 * (next++ % (this.keys.size() / 2)));
 				if (next % (this.keys.size() / 2) == 0 && (next / (this.keys.size() / 2)) % 2 == 0) {
 					key = this.keys.get(2 * (rare++ % (this.keys.size() / 2)) + 1);

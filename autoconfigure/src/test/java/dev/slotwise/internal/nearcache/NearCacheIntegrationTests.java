@@ -69,8 +69,8 @@ class NearCacheIntegrationTests {
 				template.opsForValue().set(PREFIX + i, "v" + i);
 			}
 			// Every write is invalidated twice, by its master and by the replica applying
-			// it: a read between the two is
-			// answered but not kept. Once both arrived, one multiGet caches every key.
+			// it: a read between the two is answered but not kept. Once both arrived, one
+			// multiGet caches every key.
 			settle();
 			assertThat(template.opsForValue().multiGet(keys)).hasSize(50);
 			cluster.resetStats();
@@ -78,8 +78,7 @@ class NearCacheIntegrationTests {
 			assertThat(values).containsExactlyElementsOf(keys.stream().map((k) -> "v" + k.substring(4)).toList());
 			assertThat(cluster.totalCommandCalls("mget") + cluster.totalCommandCalls("get")).isZero();
 			// Periodic checks that find the topology unchanged flush nothing: a second
-			// later the same reads still
-			// stay in memory.
+			// later the same reads still stay in memory.
 			sleep(NearCacheRuntime.CHECK_INTERVAL.toMillis() * 5);
 			assertThat(template.opsForValue().multiGet(keys)).containsExactlyElementsOf(values);
 			assertThat(cluster.totalCommandCalls("mget") + cluster.totalCommandCalls("get")).isZero();
@@ -239,8 +238,8 @@ class NearCacheIntegrationTests {
 			cacheRunner(client, cluster).withPropertyValues("slotwise.near-cache.enabled=" + on).run((context) -> {
 				Cache cache = context.getBean(CacheManager.class).getCache("things");
 				// Spring Data Redis writes a cache entry asynchronously over Lettuce:
-				// every step waits until its write
-				// is visible, with and without the near cache alike.
+				// every step waits until its write is visible, with and without the near
+				// cache alike.
 				cache.put(k, "v1");
 				seen.add(await(cache, k, "v1"));
 				if (on) {

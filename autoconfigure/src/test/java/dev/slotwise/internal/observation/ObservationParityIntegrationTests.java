@@ -107,9 +107,8 @@ class ObservationParityIntegrationTests {
 					recorder.clear();
 					manager.getCache("observed").invalidate();
 					// Slotwise's cache-clear strategy (what its cache auto-configuration
-					// sets): over plain Spring Data it
-					// deletes each page with DEL, over Slotwise the walks UNLINK the keys
-					// where they found them. Each
+					// sets): over plain Spring Data it deletes each page with DEL, over
+					// Slotwise the walks UNLINK the keys where they found them. Each
 					// command the servers ran is one lettuce observation either way.
 					long removals = 0;
 					for (String command : List.of("SCAN", "DEL", "UNLINK")) {

@@ -70,9 +70,8 @@ class JedisServingPoolsIntegrationTests {
 			}, () -> counts(cluster, slotwise));
 
 			// Plain Spring Boot never closes the idle connections it opened to the
-			// demoted master (no min-idle, no
-			// soft-min eviction): the difference is Slotwise's release, never more
-			// connections than plain Boot.
+			// demoted master (no min-idle, no soft-min eviction): the difference is
+			// Slotwise's release, never more connections than plain Boot.
 			assertThat(cluster.countClients(demoted, plain)).isPositive();
 		}));
 	}

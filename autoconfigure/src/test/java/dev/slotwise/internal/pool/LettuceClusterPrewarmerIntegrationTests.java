@@ -47,8 +47,8 @@ class LettuceClusterPrewarmerIntegrationTests {
 					assertThat(context).hasNotFailed();
 					for (RedisNode master : up) {
 						// The shared connection's node connection; Lettuce's pool
-						// (min-idle 0, as Spring Boot's) stays
-						// empty until the application borrows from it.
+						// (min-idle 0, as Spring Boot's) stays empty until the
+						// application borrows from it.
 						assertThat(cluster.countClients(master, APP)).as("app connections on %s", master)
 							.isBetween(1L, 2L);
 					}

@@ -49,8 +49,7 @@ class PoolIntegrationTests {
 		this.runner.run((context) -> {
 			runGetsFromCleanStats(context.getBean(StringRedisTemplate.class), cluster);
 			// Counted on the masters, which serve every GET: replicas also count the PING
-			// their master sends down
-			// the replication stream every 10 s.
+			// their master sends down the replication stream every 10 s.
 			assertThat(cluster.masters().stream().mapToLong((master) -> cluster.commandCalls(master, "ping")).sum())
 				.isZero();
 		});
@@ -98,8 +97,8 @@ class PoolIntegrationTests {
 	@Test
 	void lettucePoolStaysEmptyByDefaultAsWithSpringBoot(RedisTestCluster cluster) {
 		// Spring Boot pools Lettuce's dedicated connections because the starter brings
-		// commons-pool2; nothing borrows
-		// from that pool unless the application runs blocking commands or transactions.
+		// commons-pool2; nothing borrows from that pool unless the application runs
+		// blocking commands or transactions.
 		this.runner.withPropertyValues("spring.data.redis.client-type=lettuce").run((context) -> {
 			assertThat(context).hasNotFailed();
 			for (RedisNode master : cluster.masters()) {

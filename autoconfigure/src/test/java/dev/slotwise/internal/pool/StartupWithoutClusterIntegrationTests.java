@@ -88,9 +88,8 @@ class StartupWithoutClusterIntegrationTests {
 					Throwable failure = firstCall(context);
 					assertThat(failure).isInstanceOf(DataAccessException.class);
 					// Lettuce 7.5 sometimes loses the server's reply in a handshake race
-					// under load ("RedisHandshakeHandler
-					// not registered", with or without Slotwise); the next call then
-					// names it.
+					// under load ("RedisHandshakeHandler not registered", with or without
+					// Slotwise); the next call then names it.
 					if (!messages(failure).contains("WRONGPASS") && !messages(failure).contains("invalid password")) {
 						assertThat(messages(failure)).contains("RedisHandshakeHandler not registered");
 						failure = firstCall(context);

@@ -333,9 +333,8 @@ class KeyspaceEventsIntegrationTests {
 		RedisMessageListenerContainer sessionContainer(RedisConnectionFactory connectionFactory,
 				RedisIndexedSessionRepository repository) {
 			// The repository reads the session from Redis in its listener: never on the
-			// receiving thread (over Lettuce,
-			// the event loop), hence the container's own default executor, as Spring
-			// Session's configuration keeps it.
+			// receiving thread (over Lettuce, the event loop), hence the container's own
+			// default executor, as Spring Session's configuration keeps it.
 			RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 			container.setConnectionFactory(connectionFactory);
 			container.addMessageListener(repository, List.of(new ChannelTopic(repository.getSessionDeletedChannel()),

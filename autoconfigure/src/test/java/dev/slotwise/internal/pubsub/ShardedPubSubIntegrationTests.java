@@ -165,9 +165,8 @@ class ShardedPubSubIntegrationTests {
 					missing, recorder.duplicates.get());
 			assertThat(missing).as("messages the servers delivered but the listener did not get").isZero();
 			// A client whose view still names the demoted master publishes there: a
-			// replica serves SPUBLISH itself
-			// and forwards it within its shard, so the message arrives while the reply
-			// counts no local subscriber.
+			// replica serves SPUBLISH itself and forwards it within its shard, so the
+			// message arrives while the reply counts no local subscriber.
 			round(client + "/after-failover", pubSub, recorder, channels, false);
 			assertThat(recorder.duplicates.get()).as("messages received twice").isZero();
 		});

@@ -41,8 +41,7 @@ class LettuceRefreshBackOffIntegrationTests {
 	@Test
 	void refreshesThatFindNothingNewWaitLongerEachTime(RedisTestCluster cluster) {
 		// Paced only, 4 s of requests would start a refresh every 250 ms: 16. Backing off
-		// (0.5, 1, 2 s after the
-		// refreshes at 0, 0.5, 1.5 s, then 3.5 s), four.
+		// (0.5, 1, 2 s after the refreshes at 0, 0.5, 1.5 s, then 3.5 s), four.
 		long asked = refreshesUnderLoad(cluster, "slotwise.topology.cache-ttl=60s");
 		assertThat(asked).as("CLUSTER NODES in %s of refresh requests", LOAD).isBetween(2L, 6L);
 	}

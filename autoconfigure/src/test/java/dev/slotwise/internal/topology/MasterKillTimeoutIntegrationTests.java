@@ -117,8 +117,7 @@ class MasterKillTimeoutIntegrationTests {
 		on[0].print(client + " with Slotwise");
 		off[0].print(client + " with slotwise.enabled=false");
 		// Plain Boot is the baseline, not asserted to be good: over Jedis its cross-slot
-		// multiGet has been seen to
-		// return a short list while a master was down.
+		// multiGet has been seen to return a short list while a master was down.
 		assertThat(on[0].wrong).as("calls that returned a wrong value or null").isEmpty();
 		assertThat(on[0].failures).as("failures with Slotwise (%s)", on[0].failureTypesPerKind)
 			.allSatisfy((ex) -> assertThat(translatedNodeFailure(client, ex)).as("a translated node failure: %s", ex)
@@ -127,9 +126,8 @@ class MasterKillTimeoutIntegrationTests {
 			assertThat(kill.failed.get()).as("calls failed while the master was down").isPositive();
 		}
 		// Once the replica is promoted, Slotwise routes to it within 1 s: over Lettuce
-		// its failover watch asks the
-		// promoted replica itself; plain Boot over Lettuce waits for Lettuce's
-		// rate-limited adaptive refresh.
+		// its failover watch asks the promoted replica itself; plain Boot over Lettuce
+		// waits for Lettuce's rate-limited adaptive refresh.
 		assertThat(on[0].recoveredAfterPromotion()).as("first success on the promoted node's slots after the promotion")
 			.isNotNull()
 			.isLessThanOrEqualTo(Duration.ofSeconds(1));
@@ -137,10 +135,9 @@ class MasterKillTimeoutIntegrationTests {
 			.containsExactlyInAnyOrder(KINDS);
 		if (client.equals("jedis")) {
 			// Jedis renews its slot cache (CLUSTER SLOTS) after connection failures at
-			// most once per quarter of
-			// slotwise.topology.min-refresh-interval (1 s); a few more renewals are not
-			// paced: Slotwise's own when it
-			// sees the promoted replica, one after a MOVED, Jedis's periodic one.
+			// most once per quarter of slotwise.topology.min-refresh-interval (1 s); a
+			// few more renewals are not paced: Slotwise's own when it sees the promoted
+			// replica, one after a MOVED, Jedis's periodic one.
 			long outageMillis = (on[0].promotedAt - on[0].killedAt) / 1_000_000;
 			assertThat(on[0].outageQueriesPerCommand.get("cluster|slots"))
 				.as("CLUSTER SLOTS the live nodes answered in the %d ms before the promotion", outageMillis)
@@ -279,11 +276,10 @@ class MasterKillTimeoutIntegrationTests {
 			List<String> probed = List.copyOf(victimKeys);
 			try {
 				// Each load thread first runs every kind once, unmeasured: the first call
-				// of a kind in a fresh JVM
-				// (class loading, new connections) has been seen to take over a second on
-				// a busy machine, before
-				// any node failed. The calls measured start once all threads are warm, a
-				// second before the kill.
+				// of a kind in a fresh JVM (class loading, new connections) has been seen
+				// to take over a second on a busy machine, before any node failed. The
+				// calls measured start once all threads are warm, a second before the
+				// kill.
 				CountDownLatch warm = new CountDownLatch(THREADS);
 				for (int t = 0; t < THREADS; t++) {
 					threads.execute(() -> {

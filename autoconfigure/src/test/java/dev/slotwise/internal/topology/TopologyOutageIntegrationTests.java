@@ -82,9 +82,8 @@ class TopologyOutageIntegrationTests {
 				.allSatisfy((ex) -> assertThat(ex).isInstanceOf(DataAccessException.class)
 					.isNotInstanceOf(ClusterStateFailureException.class));
 			// Each refresh starts at least the minimum interval after the previous one,
-			// so a window of W seconds
-			// holds at most floor(W / interval) + 1 refreshes, each asking
-			// NODES_PER_REFRESH nodes.
+			// so a window of W seconds holds at most floor(W / interval) + 1 refreshes,
+			// each asking NODES_PER_REFRESH nodes.
 			long refreshes = outage.window.toNanos() / MIN_REFRESH_INTERVAL.toNanos() + 1;
 			long bound = refreshes * NODES_PER_REFRESH.get(client);
 			assertThat(outage.clusterNodesCalls)

@@ -132,8 +132,8 @@ public final class Charts {
 		double min = rows.stream().mapToDouble(Row::value).min().orElse(1);
 		double max = rows.stream().mapToDouble(Row::value).max().orElse(1);
 		// Topology lookups span four orders of magnitude between providers: a log axis,
-		// without error bars (XChart
-		// refuses bars whose interval reaches zero on a log axis).
+		// without error bars (XChart refuses bars whose interval reaches zero on a log
+		// axis).
 		boolean logarithmic = max / min > 50;
 		chart.setTitle(chart.getTitle().replace(")", logarithmic ? ", log scale)" : ", ± 95%)"));
 		chart.getStyler().setYAxisLogarithmic(logarithmic);

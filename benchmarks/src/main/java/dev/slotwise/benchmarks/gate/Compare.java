@@ -169,11 +169,9 @@ public final class Compare {
 						unstable, options, options.gate() != Gate.ABSOLUTE));
 			}
 			// A row whose class has an in-run baseline that did not run in both runs (a
-			// run of only the Slotwise
-			// targets) has no ratio: left ungated, a slowdown of every row would pass.
-			// Its absolute speed is gated
-			// instead, which is only meaningful between runs of one machine (checked by
-			// the caller).
+			// run of only the Slotwise targets) has no ratio: left ungated, a slowdown of
+			// every row would pass. Its absolute speed is gated instead, which is only
+			// meaningful between runs of one machine (checked by the caller).
 			boolean orphan = hasBaseline && !ratio && !Baselines.isBaseline(base);
 			if (orphan) {
 				withoutBaseline.add(base.key());

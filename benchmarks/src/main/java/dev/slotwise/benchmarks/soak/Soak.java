@@ -92,9 +92,8 @@ public final class Soak {
 				}
 			}
 			// The near cache's check: in each Slotwise application, a reader of the keys
-			// of every application's first
-			// two workers (the others' writes reach its near cache through the nodes'
-			// invalidations only).
+			// of every application's first two workers (the others' writes reach its near
+			// cache through the nodes' invalidations only).
 			Map<String, NavigableMap<Long, long[]>> watched = new LinkedHashMap<>();
 			workers.stream()
 				.filter((worker) -> worker.index < 2)

@@ -325,9 +325,8 @@ class CompareTests {
 	@Test
 	void lettuceOverTheLimitAgainstJedisFailsTheGateEvenWithEveryComparisonWithin() throws IOException {
 		// The drift of issue 27: both runs over the limit by a few percent each, so no
-		// before/after comparison
-		// moves beyond the threshold; the candidate's Lettuce path at 1.2x the Jedis
-		// path's time fails.
+		// before/after comparison moves beyond the threshold; the candidate's Lettuce
+		// path at 1.2x the Jedis path's time fails.
 		Path baseline = latency(1150).write(this.dir.resolve("baseline.json"));
 		Path candidate = latency(1200).write(this.dir.resolve("candidate.json"));
 		assertThat(run(baseline, candidate)).isEqualTo(1);

@@ -245,9 +245,8 @@ final class LocalProcessLauncher implements NodeLauncher {
 						"redis-server on port " + port + " exited with code " + process.exitValue() + ": " + log);
 			}
 			// The client port accepts as soon as it listens, before the server binds its
-			// cluster bus port and
-			// before it could fail to: only the server's own "ready" line, written after
-			// both, says it started.
+			// cluster bus port and before it could fail to: only the server's own "ready"
+			// line, written after both, says it started.
 			if (readySinceLaunch(port)) {
 				try (Socket socket = new Socket()) {
 					socket.connect(new InetSocketAddress("127.0.0.1", port), 200);

@@ -102,8 +102,8 @@ class RedisTestClusterIntegrationTests {
 			.children()
 			.filter(ProcessHandle::isAlive)
 			// Every child of the test JVM is a redis-server this class started (Debian's
-			// redis-server is a link to
-			// redis-check-rdb, so the executable name does not tell).
+			// redis-server is a link to redis-check-rdb, so the executable name does not
+			// tell).
 			.map(ProcessHandle::pid)
 			.collect(Collectors.toCollection(HashSet::new));
 	}

@@ -249,8 +249,8 @@ public final class JedisNodeTransport implements NodeTransport {
 		List<Object> replies = new ArrayList<>(requests.size());
 		guard.check();
 		// Closed in reverse: the deadline's read bound, then the session (a replica's
-		// READONLY and shorter timeout),
-		// then the connection goes back to its pool (destroyed when broken).
+		// READONLY and shorter timeout), then the connection goes back to its pool
+		// (destroyed when broken).
 		try (Connection connection = attempt.borrowed(guard.borrow(pool));
 				JedisReadRouting.Restore prepared = session.open(connection);
 				JedisBatchGuard.ReadTimeout reads = guard.readTimeout(connection)) {
@@ -308,8 +308,7 @@ public final class JedisNodeTransport implements NodeTransport {
 		for (Request request : window) {
 			if (request.asking() && raw.get(index++) instanceof JedisDataException refused) {
 				// ASKING refused (NOPERM for a user without it): without it the command
-				// only meets MOVED
-				// again, so the refusal is the command's reply.
+				// only meets MOVED again, so the refusal is the command's reply.
 				replies.add(decode(refused, request.command()));
 				index++;
 				continue;

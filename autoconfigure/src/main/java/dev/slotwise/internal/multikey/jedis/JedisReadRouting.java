@@ -186,8 +186,7 @@ final class JedisReadRouting {
 			return null;
 		}
 		// Jedis drops the pool of a node its slot table no longer lists (a replica gone
-		// down): such a replica is
-		// skipped rather than sent a batch that could only fail.
+		// down): such a replica is skipped rather than sent a batch that could only fail.
 		Set<String> pools = this.pools.get().keySet();
 		long now = System.nanoTime();
 		List<NodeAddress> candidates = new ArrayList<>(replicas.size());
@@ -380,10 +379,8 @@ final class JedisReadRouting {
 				NodeAddress address = JedisNodePools.address(node, pools.keySet());
 				if (master != null && address != null) {
 					// A replica Jedis's slot cache does not list yet (a fresh cluster's
-					// CLUSTER SLOTS leaves out
-					// replicas whose replication offset has not reached every node) gets
-					// its pool now, not at
-					// Jedis's next renewal.
+					// CLUSTER SLOTS leaves out replicas whose replication offset has not
+					// reached every node) gets its pool now, not at Jedis's next renewal.
 					try {
 						JedisNodePools.findOrSetUp(client, pools, node);
 					}

@@ -91,9 +91,8 @@ final class JedisRound implements NodeTransport.Round {
 		JedisIdleConnections.Claim claim = this.transport.inline(requests, this.maxPerFlush)
 				? this.transport.idleConnections().claim(node, this.transport.pool(node, requests)) : null;
 		// Only an idle connection: a borrow that has to open one waits for the node's
-		// handshake, which only the
-		// socket timeout bounds, not the call's deadline; an executor thread waits for it
-		// instead.
+		// handshake, which only the socket timeout bounds, not the call's deadline; an
+		// executor thread waits for it instead.
 		if (claim == null) {
 			return this.transport.send(node, requests, this.maxPerFlush, this.deadline);
 		}
@@ -146,8 +145,7 @@ final class JedisRound implements NodeTransport.Round {
 				}
 				batch.sent = JedisNodeTransport.write(batch.connection, batch.requests);
 				// getMany(0) flushes and reads nothing (Connection.flush() is protected):
-				// the node starts on its
-				// batch while the next node's is written.
+				// the node starts on its batch while the next node's is written.
 				batch.connection.getMany(0);
 			}
 			catch (RuntimeException ex) {

@@ -89,8 +89,8 @@ class JedisRoundIntegrationTests {
 				template.opsForValue().multiSet(values);
 				assertThat(template.opsForValue().multiGet(keys)).containsExactlyElementsOf(values.values());
 				// The round reads its batches in the order of the nodes' ports: pause the
-				// first, so that the
-				// others' replies are still unread when its read times out.
+				// first, so that the others' replies are still unread when its read times
+				// out.
 				List<RedisNode> masters = new ArrayList<>(cluster.masters());
 				masters.sort(Comparator.comparingInt(RedisNode::port));
 				RedisNode paused = masters.get(0);
@@ -105,16 +105,16 @@ class JedisRoundIntegrationTests {
 				}
 				finally {
 					// A destroyed connection is replaced on the releaser's thread, behind
-					// the paused node's, which
-					// waits for the pause to end: count once that is done.
+					// the paused node's, which waits for the pause to end: count once
+					// that is done.
 					long left = 1900 - (System.nanoTime() - pausedAt) / 1_000_000;
 					if (left > 0) {
 						Thread.sleep(left);
 					}
 				}
 				// Same connections on the other masters: their batches' replies were
-				// read, and the connections went
-				// back to their pools instead of being destroyed and replaced.
+				// read, and the connections went back to their pools instead of being
+				// destroyed and replaced.
 				assertThat(connections(cluster, others)).isEqualTo(connectionsBefore);
 				assertThat(template.opsForValue().multiGet(keys)).containsExactlyElementsOf(values.values());
 			});

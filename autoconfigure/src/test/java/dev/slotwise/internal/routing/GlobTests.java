@@ -1,4 +1,4 @@
-package dev.slotwise.internal.keyspace;
+package dev.slotwise.internal.routing;
 
 import java.nio.charset.StandardCharsets;
 

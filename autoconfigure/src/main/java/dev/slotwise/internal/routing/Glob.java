@@ -1,4 +1,4 @@
-package dev.slotwise.internal.keyspace;
+package dev.slotwise.internal.routing;
 
 /**
  * Redis's glob-style matching ({@code SCAN MATCH}, {@code KEYS}): {@code *}, {@code ?},
@@ -6,7 +6,7 @@ package dev.slotwise.internal.keyspace;
  * the server cannot filter for us: the keys {@code CLUSTER GETKEYSINSLOT} returns for a
  * slot rescanned after a migration.
  */
-final class Glob {
+public final class Glob {
 
 	private Glob() {
 	}
@@ -17,7 +17,7 @@ final class Glob {
 	 * @param key the key
 	 * @return whether it matches
 	 */
-	static boolean matches(byte[] pattern, byte[] key) {
+	public static boolean matches(byte[] pattern, byte[] key) {
 		return matches(pattern, 0, key, 0);
 	}
 
