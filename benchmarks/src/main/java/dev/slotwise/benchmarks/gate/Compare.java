@@ -33,13 +33,13 @@ import java.util.Optional;
  * speed, and refused (exit 2) when the two run folders' {@code machine.json} name
  * different machines.
  * <p>
- * Beside the comparisons, the candidate run's two Slotwise paths are held to each other
- * (see {@link #CLIENT_LIMITS}): the Lettuce path's time at 1,000 keys divided by the
- * Jedis path's, same run, must not exceed a fixed limit by more than its 95% interval.
- * Both paths run on the same engine, so a ratio that drifts means one client's path
- * changed speed, which the comparisons against Spring Data over Lettuce do not show:
- * Slotwise over Lettuce went from about 1.1x to 1.15-1.24x the Jedis path's time (the
- * Jedis path got faster) and the gate did not notice (issue 27).
+ * Beside them, the rows "Lettuce path ÷ Jedis path" ({@link ClientPaths}): Slotwise over
+ * Lettuce's time divided by Slotwise over Jedis's, same run. Both paths run on the same
+ * engine, so this ratio moves when one client's path changes speed, which the ratios to
+ * Spring Data over Lettuce do not show (issue 27). The row at 1,000 keys fails the gate
+ * when the candidate run's is above the limit by more than its 95% interval, or when it
+ * rose against the baseline run by the rule above (the Lettuce path's speed relative to
+ * the Jedis path's, slower by more than the threshold and the interval).
  * <p>
  * {@code java -cp benchmarks.jar dev.slotwise.benchmarks.gate.Compare [--threshold 0.10] [--unstable 0.25]
  * [--gate ratio|absolute|both] BASELINE CANDIDATE} with JMH JSON files or run folders.
@@ -57,14 +57,6 @@ public final class Compare {
 	 * which a row is unstable.
 	 */
 	public static final double DEFAULT_UNSTABLE = 0.25;
-
-	/**
-	 * The limits between the two clients' paths in one run: {@code multiGet} of 1,000
-	 * keys over Lettuce may take at most 1.1x the time over Jedis (it took 1.09-1.17x in
-	 * the runs of 2026-11-25, see docs/benchmarks.md).
-	 */
-	public static final List<ClientLimit> CLIENT_LIMITS = List.of(new ClientLimit("MultiGetLatencyBenchmark",
-			Map.of("keys", "1000"), "target", "slotwise-lettuce", "slotwise-jedis", 1.10));
 
 	private Compare() {
 	}
@@ -190,11 +182,26 @@ public final class Compare {
 			throw new BadInputException("No benchmark in common: the baseline has " + baseline.keySet()
 					+ ", the candidate " + candidate.keySet());
 		}
-		List<Limit> limits = new ArrayList<>();
-		for (ClientLimit limit : CLIENT_LIMITS) {
-			limits.addAll(limit.check(candidate.values(), options));
+		ClientPaths.Rows before = ClientPaths.of(baseline.values());
+		ClientPaths.Rows after = ClientPaths.of(candidate.values());
+		List<ClientLine> clients = new ArrayList<>();
+		List<String> clientNotes = new ArrayList<>();
+		after.skipped().forEach((name) -> clientNotes.add("candidate run: " + name));
+		before.skipped().forEach((name) -> clientNotes.add("baseline run: " + name));
+		for (ClientPaths.Pair pair : after.pairs()) {
+			Optional<ClientPaths.Pair> old = before.find(pair.name());
+			// The same judgement as the ratios to the in-run baseline, on the Lettuce
+			// path's speed relative to the Jedis path's.
+			Optional<Line> drift = old.map((o) -> judge(pair.name(), Kind.CLIENTS, o.relativeSpeed(),
+					pair.relativeSpeed(), "x", unstable(options, o.lettuce(), o.jedis(), pair.lettuce(), pair.jedis()),
+					options, pair.gated()));
+			if (old.isEmpty()) {
+				clientNotes.add(pair.name() + ": not in the baseline run, change not judged");
+			}
+			clients
+				.add(new ClientLine(pair, old.map(ClientPaths.Pair::timeRatio), pair.limit(options.unstable()), drift));
 		}
-		return new Report(lines, missing, added, withoutBaseline, limits);
+		return new Report(lines, missing, added, withoutBaseline, clients, clientNotes);
 	}
 
 	/**
@@ -261,7 +268,13 @@ public final class Compare {
 		RATIO,
 
 		/** The speed itself. */
-		ABSOLUTE
+		ABSOLUTE,
+
+		/**
+		 * The Lettuce path's speed relative to the Jedis path's, same run
+		 * ({@link ClientPaths}).
+		 */
+		CLIENTS
 
 	}
 
@@ -373,19 +386,21 @@ public final class Compare {
 	 * @param added keys only the candidate has
 	 * @param withoutBaseline keys whose class has an in-run baseline that is missing from
 	 * either run: no ratio, so their absolute speed is gated
-	 * @param limits the candidate run's paths held to each other ({@link #CLIENT_LIMITS})
+	 * @param clients the candidate run's rows "Lettuce path ÷ Jedis path"
+	 * ({@link ClientPaths})
+	 * @param clientNotes such rows skipped or not compared, and why
 	 */
 	public record Report(List<Line> lines, List<String> missing, List<String> added, List<String> withoutBaseline,
-			List<Limit> limits) {
+			List<ClientLine> clients, List<String> clientNotes) {
 
 		/**
-		 * Gated regressions: comparisons that fail the gate, and limits the candidate run
-		 * exceeds.
-		 * @return how many lines and limits fail the gate
+		 * Gated regressions: comparisons that fail the gate, and rows "Lettuce path ÷
+		 * Jedis path" that fail it.
+		 * @return how many fail the gate
 		 */
 		public long regressions() {
 			return this.lines.stream().filter(Line::failsGate).count()
-					+ this.limits.stream().filter(Limit::failsGate).count();
+					+ this.clients.stream().filter(ClientLine::failsGate).count();
 		}
 
 		/**
@@ -433,19 +448,7 @@ public final class Compare {
 							change(line), label(line));
 				}
 			}
-			if (!this.limits.isEmpty()) {
-				out.println();
-				out.println("Between the clients (candidate run; time of one path / time of the other, limit not to be "
-						+ "exceeded beyond the 95% interval):");
-				out.println();
-				out.println("| benchmark | paths | time ratio (95%) | limit | verdict |");
-				out.println("|---|---|---|---|---|");
-				for (Limit limit : this.limits) {
-					out.printf(Locale.ROOT, "| %s | %s | %.2fx ± %s | %.2fx | %s |%n", limit.name(), limit.paths(),
-							limit.ratio().value(), percent(limit.ratio().relativeHalfWidth()), limit.limit(),
-							limit.verdict().label());
-				}
-			}
+			printClients(out);
 			if (!this.withoutBaseline.isEmpty()) {
 				out.println();
 				out.println("WITHOUT IN-RUN BASELINE (no ratio; absolute speed gated, meaningful only between runs "
@@ -459,13 +462,47 @@ public final class Compare {
 				out.println();
 				out.println("Only in the candidate (not compared): " + String.join("; ", this.added));
 			}
-			long unstable = this.lines.stream().filter((l) -> l.verdict() == Verdict.UNSTABLE).count();
-			long ungated = this.lines.stream().filter((l) -> !l.gated() && l.verdict() == Verdict.REGRESSION).count();
+			List<Line> all = new ArrayList<>(this.lines);
+			this.clients.forEach((client) -> client.drift().ifPresent(all::add));
+			long unstable = all.stream().filter((l) -> l.verdict() == Verdict.UNSTABLE).count();
+			long ungated = all.stream().filter((l) -> !l.gated() && l.verdict() == Verdict.REGRESSION).count();
 			out.println();
 			out.printf(
 					"Result: %d regression(s) gated, %d regression(s) reported but not gated, %d unstable, "
 							+ "%d missing -> exit %d%n",
 					regressions(), ungated, unstable, this.missing.size(), regressions() > 0 ? 1 : 0);
+		}
+
+		private void printClients(PrintStream out) {
+			if (this.clients.isEmpty() && this.clientNotes.isEmpty()) {
+				return;
+			}
+			out.println();
+			out.println("Lettuce path ÷ Jedis path (Slotwise over Lettuce's time ÷ Slotwise over Jedis's, same run; "
+					+ "issue #27: " + ClientPaths.limitText() + ", beyond the 95% interval, and no regression of "
+					+ "the Lettuce path's relative speed; other rows not gated):");
+			out.println();
+			out.println("| benchmark | baseline run | candidate run | limit | change (95%) | verdict |");
+			out.println("|---|---|---|---|---|---|");
+			for (ClientLine client : this.clients) {
+				Estimate after = client.pair().timeRatio();
+				out.printf(Locale.ROOT, "| %s | %s | %.2fx ± %s | %s | %s | %s |%n", client.pair().name(), client
+					.before()
+					.map((b) -> String.format(Locale.ROOT, "%.2fx ± %s", b.value(), percent(b.relativeHalfWidth())))
+					.orElse("-"), after.value(), percent(after.relativeHalfWidth()),
+						client.limit()
+							.map((v) -> String.format(Locale.ROOT, "%.2fx: %s", ClientPaths.LIMIT, v.label()))
+							.orElse("-"),
+						client.drift().map(Report::change).orElse("-"), client.drift().map(Report::label).orElse("-"));
+			}
+			for (String note : this.clientNotes) {
+				out.println("Skipped: " + note);
+			}
+			for (ClientLine client : this.clients) {
+				if (client.failsGate()) {
+					out.println("FAILED: " + client.message());
+				}
+			}
 		}
 
 		private static String label(Line line) {
@@ -493,71 +530,45 @@ public final class Compare {
 	}
 
 	/**
-	 * A limit between two paths of the same run: the time of {@code slower} divided by
-	 * the time of {@code faster}, for the rows of a benchmark class that share every
-	 * other parameter and the given fixed ones.
+	 * A row "Lettuce path ÷ Jedis path" of the candidate run, against the limit and
+	 * against the baseline run.
 	 *
-	 * @param className the benchmark class, e.g. {@code MultiGetLatencyBenchmark}
-	 * @param fixed parameters a row must have to be checked, e.g. {@code keys=1000}
-	 * @param param the parameter naming the path
-	 * @param slower the path held to the limit
-	 * @param faster the path it is divided by
-	 * @param limit the highest time ratio allowed
+	 * @param pair the candidate run's row
+	 * @param before the baseline run's time ratio, empty when it has no such row
+	 * @param limit the verdict against the limit, empty for a row not held to it
+	 * @param drift the change of the Lettuce path's relative speed, empty without a
+	 * baseline row
 	 */
-	public record ClientLimit(String className, Map<String, String> fixed, String param, String slower, String faster,
-			double limit) {
-
-		List<Limit> check(java.util.Collection<Row> run, Options options) {
-			List<Limit> checked = new ArrayList<>();
-			for (Row row : run) {
-				if (!row.className().equals(this.className) || !this.slower.equals(row.params().get(this.param))
-						|| !row.params().entrySet().containsAll(this.fixed.entrySet())) {
-					continue;
-				}
-				Map<String, String> wanted = new java.util.TreeMap<>(row.params());
-				wanted.put(this.param, this.faster);
-				run.stream()
-					.filter((other) -> other.benchmark().equals(row.benchmark()) && other.mode().equals(row.mode())
-							&& other.params().equals(wanted))
-					.findFirst()
-					.ifPresent((other) -> checked.add(limit(row, other, options)));
-			}
-			return checked;
-		}
-
-		private Limit limit(Row slowerRow, Row fasterRow, Options options) {
-			// Time ratio: the faster path's speed over the held path's speed.
-			Estimate ratio = Estimate.speedOf(fasterRow).divide(Estimate.speedOf(slowerRow));
-			Verdict verdict;
-			if (unstable(options, slowerRow, fasterRow)) {
-				verdict = Verdict.UNSTABLE;
-			}
-			else {
-				verdict = (ratio.value() - this.limit > ratio.halfWidth()) ? Verdict.OVER_LIMIT : Verdict.WITHIN_LIMIT;
-			}
-			return new Limit(slowerRow.key(), this.slower + " / " + this.faster, ratio, this.limit, verdict);
-		}
-
-	}
-
-	/**
-	 * A limit checked on the candidate run.
-	 *
-	 * @param name the held row's key (benchmark, mode and parameters)
-	 * @param paths which paths are divided
-	 * @param ratio the time ratio with its uncertainty
-	 * @param limit the highest ratio allowed
-	 * @param verdict {@link Verdict#OVER_LIMIT}, {@link Verdict#WITHIN_LIMIT} or
-	 * {@link Verdict#UNSTABLE}
-	 */
-	public record Limit(String name, String paths, Estimate ratio, double limit, Verdict verdict) {
+	public record ClientLine(ClientPaths.Pair pair, Optional<Estimate> before, Optional<Verdict> limit,
+			Optional<Line> drift) {
 
 		/**
-		 * Whether this limit fails the gate.
-		 * @return the ratio is above the limit beyond its 95% interval
+		 * Whether this row fails the gate.
+		 * @return over the limit beyond its interval, or a gated regression
 		 */
 		public boolean failsGate() {
-			return this.verdict == Verdict.OVER_LIMIT;
+			return this.limit.orElse(Verdict.WITHIN_LIMIT) == Verdict.OVER_LIMIT
+					|| this.drift.map(Line::failsGate).orElse(false);
+		}
+
+		/**
+		 * Why this row fails the gate.
+		 * @return a sentence naming the row
+		 */
+		String message() {
+			Estimate after = this.pair.timeRatio();
+			StringBuilder message = new StringBuilder("Lettuce path ÷ Jedis path, " + this.pair.name() + ":");
+			if (this.limit.orElse(Verdict.WITHIN_LIMIT) == Verdict.OVER_LIMIT) {
+				message.append(String.format(Locale.ROOT,
+						" %.2fx ± %s, above the limit of %.2fx beyond its 95%% " + "interval;", after.value(),
+						Report.percent(after.relativeHalfWidth()), ClientPaths.LIMIT));
+			}
+			if (this.drift.map(Line::failsGate).orElse(false)) {
+				message.append(String.format(Locale.ROOT,
+						" %.2fx -> %.2fx, the Lettuce path's speed relative to " + "the Jedis path's %s (REGRESSION);",
+						this.before.orElseThrow().value(), after.value(), Report.change(this.drift.orElseThrow())));
+			}
+			return message.append(" issue #27").toString();
 		}
 
 	}

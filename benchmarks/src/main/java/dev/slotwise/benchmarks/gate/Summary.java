@@ -116,7 +116,35 @@ public final class Summary {
 						percent(row.relativeSpread()), row.unit(), ratio(row, rows)));
 			}
 		}
+		clientPaths(md, families.values().stream().flatMap(List::stream).toList());
 		return md.toString();
+	}
+
+	private static void clientPaths(StringBuilder md, List<Row> run) {
+		ClientPaths.Rows rows = ClientPaths.of(run);
+		if (rows.pairs().isEmpty() && rows.skipped().isEmpty()) {
+			return;
+		}
+		md.append("\n## Lettuce path ÷ Jedis path\n\n")
+			.append("Slotwise over Lettuce's time ÷ Slotwise over Jedis's time, same run, ± its 95% interval. ")
+			.append("Issue #27: ")
+			.append(ClientPaths.limitText())
+			.append("; `compare.sh` fails a run above it beyond the interval, or whose row there rose against ")
+			.append("the baseline run's beyond the threshold and the interval.\n\n");
+		if (!rows.pairs().isEmpty()) {
+			md.append("| benchmark | Lettuce ÷ Jedis | ± 95% | limit |\n|---|---|---|---|\n");
+			for (ClientPaths.Pair pair : rows.pairs()) {
+				Estimate ratio = pair.timeRatio();
+				md.append(String.format(Locale.ROOT, "| %s | %.2fx | %s | %s |%n", pair.name(), ratio.value(),
+						percent(ratio.relativeHalfWidth()),
+						pair.limit(Compare.DEFAULT_UNSTABLE)
+							.map((v) -> String.format(Locale.ROOT, "%.2fx: %s", ClientPaths.LIMIT, v.label()))
+							.orElse("")));
+			}
+		}
+		for (String skipped : rows.skipped()) {
+			md.append("\nSkipped: ").append(skipped).append('\n');
+		}
 	}
 
 	static String shortTable(Map<String, List<Row>> families) {

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import dev.slotwise.benchmarks.gate.Compare.Kind;
 import dev.slotwise.benchmarks.gate.Compare.Verdict;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -307,50 +308,144 @@ class CompareTests {
 
 	private static final String LATENCY = "MultiGetLatencyBenchmark.multiGet";
 
+	private static final String GATED_ROW = LATENCY + " sample {keys=1000}";
+
 	private static Map<String, String> at(int keys, String target) {
 		return Map.of("keys", Integer.toString(keys), "target", target);
 	}
 
 	/**
-	 * A latency run at 1,000 keys: SDR 4,000 us, Slotwise over Jedis 1,000 us, over
-	 * Lettuce the given time.
+	 * A latency run at 1,000 keys, iterations within 0.5%: SDR 4,000 us, Slotwise over
+	 * Jedis the given time, over Lettuce the given time.
 	 */
-	private static Jmh latency(double lettuce) {
+	private static Jmh latency(double jedis, double lettuce) {
 		return new Jmh().addSample(LATENCY, at(1000, "sdr-lettuce"), 3980, 4020, 4000, 3990, 4010)
-			.addSample(LATENCY, at(1000, "slotwise-jedis"), 995, 1005, 1000, 998, 1002)
+			.addSample(LATENCY, at(1000, "slotwise-jedis"), jedis * 0.995, jedis * 1.005, jedis, jedis * 0.998,
+					jedis * 1.002)
 			.addSample(LATENCY, at(1000, "slotwise-lettuce"), lettuce * 0.995, lettuce * 1.005, lettuce,
 					lettuce * 0.998, lettuce * 1.002);
 	}
 
+	/** Slotwise over Jedis 1,000 us, over Lettuce the given time. */
+	private static Jmh latency(double lettuce) {
+		return latency(1000, lettuce);
+	}
+
+	@Test
+	void theRowIsTheLettucePathsTimeOverTheJedisPathsWithTheUncertaintyOfBoth() throws IOException {
+		Path file = latency(1000, 1250).add(THROUGHPUT, "thrpt", SDR, 990, 1010, 1000, 995, 1005)
+			.add(THROUGHPUT, "thrpt", JEDIS, 4950, 5050, 5000, 4975, 5025)
+			.add(THROUGHPUT, "thrpt", SLOTWISE, 3960, 4040, 4000, 3980, 4020)
+			.write(this.dir.resolve("run.json"));
+		Map<String, Row> run = ResultFiles.read(file);
+		ClientPaths.Rows rows = ClientPaths.of(run.values());
+		assertThat(rows.skipped()).isEmpty();
+		assertThat(rows.pairs()).extracting(ClientPaths.Pair::name).containsExactly(GATED_ROW, THROUGHPUT + " thrpt");
+		ClientPaths.Pair latency = rows.pairs().get(0);
+		Row jedis = run.get(LATENCY + " sample {keys=1000, target=slotwise-jedis}");
+		Row lettuce = run.get(LATENCY + " sample {keys=1000, target=slotwise-lettuce}");
+		assertThat(latency.timeRatio().value()).isCloseTo(1.25, Offset.offset(1e-9));
+		// Relative errors in quadrature, as for the ratios to the in-run baseline.
+		assertThat(latency.timeRatio().relativeError()).isCloseTo(
+				Math.hypot(jedis.relativeStandardError(), lettuce.relativeStandardError()), Offset.offset(1e-12));
+		assertThat(latency.timeRatio().relativeHalfWidth()).isPositive().isLessThan(0.01);
+		assertThat(latency.gated()).isTrue();
+		// Throughput: the Jedis path's calls/s over the Lettuce path's is the time ratio.
+		assertThat(rows.pairs().get(1).timeRatio().value()).isCloseTo(1.25, Offset.offset(1e-9));
+		assertThat(rows.pairs().get(1).gated()).isFalse();
+	}
+
+	@Test
+	void lettuceAtOnePointTwoFiveTimesJedisFailsTheGateNamingTheRow() throws IOException {
+		// The same in both runs: no comparison moves, only the limit can fail it.
+		Path baseline = latency(1250).write(this.dir.resolve("baseline.json"));
+		Path candidate = latency(1250).write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isEqualTo(1);
+		Compare.Report report = report(baseline, candidate);
+		assertThat(report.lines()).noneMatch(Compare.Line::failsGate);
+		assertThat(report.clients()).singleElement().satisfies((client) -> {
+			assertThat(client.pair().name()).isEqualTo(GATED_ROW);
+			assertThat(client.limit()).contains(Verdict.OVER_LIMIT);
+			assertThat(client.failsGate()).isTrue();
+		});
+		assertThat(output()).contains("Lettuce path ÷ Jedis path")
+			.contains("| " + GATED_ROW + " | 1.25x ± ")
+			.contains("1.10x: OVER LIMIT")
+			.contains("FAILED: Lettuce path ÷ Jedis path, " + GATED_ROW + ": 1.25x ± ")
+			.contains("above the limit of 1.10x")
+			.contains("1 regression(s) gated")
+			.contains("exit 1");
+	}
+
 	@Test
 	void lettuceOverTheLimitAgainstJedisFailsTheGateEvenWithEveryComparisonWithin() throws IOException {
-		// The drift of issue 27: both runs over the limit by a few percent each, so no
-		// before/after comparison moves beyond the threshold; the candidate's Lettuce
-		// path at 1.2x the Jedis path's time fails.
+		// The drift of issue 27: both runs over the limit, and by a few percent apart, so
+		// no before/after comparison moves beyond the threshold; 1.2x fails.
 		Path baseline = latency(1150).write(this.dir.resolve("baseline.json"));
 		Path candidate = latency(1200).write(this.dir.resolve("candidate.json"));
 		assertThat(run(baseline, candidate)).isEqualTo(1);
 		Compare.Report report = report(baseline, candidate);
 		assertThat(report.lines()).noneMatch(Compare.Line::failsGate);
-		assertThat(report.limits()).singleElement().satisfies((limit) -> {
-			assertThat(limit.name()).isEqualTo(LATENCY + " sample {keys=1000, target=slotwise-lettuce}");
-			assertThat(limit.ratio().value()).isCloseTo(1.2, org.assertj.core.data.Offset.offset(0.001));
-			assertThat(limit.verdict()).isEqualTo(Verdict.OVER_LIMIT);
-			assertThat(limit.failsGate()).isTrue();
+		assertThat(report.clients()).singleElement().satisfies((client) -> {
+			assertThat(client.pair().timeRatio().value()).isCloseTo(1.2, Offset.offset(0.001));
+			assertThat(client.limit()).contains(Verdict.OVER_LIMIT);
+			assertThat(client.drift()).hasValueSatisfying((drift) -> assertThat(drift.failsGate()).isFalse());
 		});
-		assertThat(output()).contains("slotwise-lettuce / slotwise-jedis")
-			.contains("1.20x")
-			.contains("OVER LIMIT")
-			.contains("1 regression(s) gated");
 	}
 
 	@Test
-	void lettuceWithinTheLimitAgainstJedisPasses() throws IOException {
+	void lettuceAtOnePointOhFiveTimesJedisPasses() throws IOException {
 		Path baseline = latency(1050).write(this.dir.resolve("baseline.json"));
-		Path candidate = latency(1080).write(this.dir.resolve("candidate.json"));
+		Path candidate = latency(1050).write(this.dir.resolve("candidate.json"));
 		assertThat(run(baseline, candidate)).isZero();
-		assertThat(report(baseline, candidate).limits()).singleElement()
-			.satisfies((limit) -> assertThat(limit.verdict()).isEqualTo(Verdict.WITHIN_LIMIT));
+		assertThat(report(baseline, candidate).clients()).singleElement().satisfies((client) -> {
+			assertThat(client.pair().timeRatio().value()).isCloseTo(1.05, Offset.offset(0.001));
+			assertThat(client.limit()).contains(Verdict.WITHIN_LIMIT);
+			assertThat(client.failsGate()).isFalse();
+		});
+		assertThat(output()).contains("1.10x: within limit").doesNotContain("FAILED");
+	}
+
+	@Test
+	void aDriftFromPointNineFiveToOnePointOhEightFailsAsARegression() throws IOException {
+		// Issue 27's shape: the Jedis path got faster (1,000 -> 880 us), the Lettuce path
+		// stayed (950 us). Every ratio to Spring Data moved the right way or not at all,
+		// and 1.08x is within the limit; only the row between the clients moved.
+		Path baseline = latency(1000, 950).write(this.dir.resolve("baseline.json"));
+		Path candidate = latency(880, 950).write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isEqualTo(1);
+		Compare.Report report = report(baseline, candidate);
+		assertThat(report.lines()).noneMatch(Compare.Line::failsGate);
+		assertThat(report.clients()).singleElement().satisfies((client) -> {
+			assertThat(client.before())
+				.hasValueSatisfying((before) -> assertThat(before.value()).isCloseTo(0.95, Offset.offset(0.001)));
+			assertThat(client.pair().timeRatio().value()).isCloseTo(1.08, Offset.offset(0.001));
+			assertThat(client.limit()).contains(Verdict.WITHIN_LIMIT);
+			assertThat(client.drift()).hasValueSatisfying((drift) -> {
+				assertThat(drift.kind()).isEqualTo(Kind.CLIENTS);
+				assertThat(drift.change()).isCloseTo(0.95 / 1.08 - 1, Offset.offset(0.001));
+				assertThat(drift.verdict()).isEqualTo(Verdict.REGRESSION);
+			});
+			assertThat(client.failsGate()).isTrue();
+		});
+		assertThat(output()).contains("| " + GATED_ROW + " | 0.95x ± ")
+			.contains("FAILED: Lettuce path ÷ Jedis path, " + GATED_ROW + ": 0.95x -> 1.08x")
+			.contains("exit 1");
+	}
+
+	@Test
+	void aDriftWithinTheNoiseIsNotFlagged() throws IOException {
+		// The same 0.95x -> 1.08x, but the Lettuce path's iterations scatter by about
+		// 15%.
+		Path baseline = latency(1000, 950).write(this.dir.resolve("baseline.json"));
+		Path candidate = new Jmh().addSample(LATENCY, at(1000, "sdr-lettuce"), 3980, 4020, 4000, 3990, 4010)
+			.addSample(LATENCY, at(1000, "slotwise-jedis"), 876, 884, 880, 878, 882)
+			.addSample(LATENCY, at(1000, "slotwise-lettuce"), 800, 1100, 950, 850, 1050)
+			.write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isZero();
+		assertThat(report(baseline, candidate).clients()).singleElement()
+			.satisfies((client) -> assertThat(client.drift())
+				.hasValueSatisfying((drift) -> assertThat(drift.verdict()).isEqualTo(Verdict.SLOWER_WITHIN_NOISE)));
 	}
 
 	@Test
@@ -361,22 +456,53 @@ class CompareTests {
 			.addSample(LATENCY, at(1000, "slotwise-lettuce"), 1000, 1240, 1120, 1060, 1180)
 			.write(this.dir.resolve("candidate.json"));
 		assertThat(run(baseline, candidate)).isZero();
-		assertThat(report(baseline, candidate).limits()).singleElement().satisfies((limit) -> {
-			assertThat(limit.ratio().value()).isGreaterThan(1.1);
-			assertThat(limit.verdict()).isEqualTo(Verdict.WITHIN_LIMIT);
+		assertThat(report(baseline, candidate).clients()).singleElement().satisfies((client) -> {
+			assertThat(client.pair().timeRatio().value()).isGreaterThan(1.1);
+			assertThat(client.limit()).contains(Verdict.WITHIN_LIMIT);
 		});
 	}
 
 	@Test
-	void theLimitHoldsOnlyAtOneThousandKeys() throws IOException {
+	void onlyTheRowAtOneThousandKeysIsGated() throws IOException {
 		// At 10 keys one round trip on Lettuce's event loop is the floor (1.24x in the
-		// full run of 2026-11-25).
-		Path run = new Jmh().addSample(LATENCY, at(10, "sdr-lettuce"), 160, 161, 159, 160, 160)
+		// full run of 2026-11-25): shown and judged, never failing the gate.
+		Path baseline = new Jmh().addSample(LATENCY, at(10, "sdr-lettuce"), 160, 161, 159, 160, 160)
 			.addSample(LATENCY, at(10, "slotwise-jedis"), 100, 101, 99, 100, 100)
-			.addSample(LATENCY, at(10, "slotwise-lettuce"), 130, 131, 129, 130, 130)
-			.write(this.dir.resolve("run.json"));
-		assertThat(run(run, run)).isZero();
-		assertThat(report(run, run).limits()).isEmpty();
+			.addSample(LATENCY, at(10, "slotwise-lettuce"), 100, 101, 99, 100, 100)
+			.write(this.dir.resolve("baseline.json"));
+		Path candidate = new Jmh().addSample(LATENCY, at(10, "sdr-lettuce"), 160, 161, 159, 160, 160)
+			.addSample(LATENCY, at(10, "slotwise-jedis"), 80, 81, 79, 80, 80)
+			.addSample(LATENCY, at(10, "slotwise-lettuce"), 100, 101, 99, 100, 100)
+			.write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isZero();
+		assertThat(report(baseline, candidate).clients()).singleElement().satisfies((client) -> {
+			assertThat(client.pair().timeRatio().value()).isCloseTo(1.25, Offset.offset(0.01));
+			assertThat(client.limit()).isEmpty();
+			assertThat(client.drift()).hasValueSatisfying((drift) -> {
+				assertThat(drift.verdict()).isEqualTo(Verdict.REGRESSION);
+				assertThat(drift.gated()).isFalse();
+			});
+		});
+		assertThat(output()).contains("REGRESSION (not gated)").contains("exit 0");
+	}
+
+	@Test
+	void aRunWithoutBothPathsIsSkippedWithANote() throws IOException {
+		Path baseline = latency(1050).write(this.dir.resolve("baseline.json"));
+		Path candidate = new Jmh().addSample(LATENCY, at(1000, "sdr-lettuce"), 3980, 4020, 4000, 3990, 4010)
+			.addSample(LATENCY, at(1000, "slotwise-jedis"), 995, 1005, 1000, 998, 1002)
+			.write(this.dir.resolve("candidate.json"));
+		assertThat(run(baseline, candidate)).isZero();
+		Compare.Report report = report(baseline, candidate);
+		assertThat(report.clients()).isEmpty();
+		assertThat(report.clientNotes())
+			.containsExactly("candidate run: " + GATED_ROW + " (no target=slotwise-lettuce)");
+		assertThat(output()).contains("Skipped: candidate run: " + GATED_ROW + " (no target=slotwise-lettuce)");
+		// Nor is a baseline run without the row an error: the limit still holds.
+		assertThat(run(candidate, latency(1250).write(this.dir.resolve("over.json")))).isEqualTo(1);
+		assertThat(output()).contains("Skipped: baseline run: " + GATED_ROW + " (no target=slotwise-lettuce)")
+			.contains(GATED_ROW + ": not in the baseline run, change not judged")
+			.contains("OVER LIMIT");
 	}
 
 	private int run(Path baseline, Path candidate) {

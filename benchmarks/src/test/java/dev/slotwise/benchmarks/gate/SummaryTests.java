@@ -30,6 +30,8 @@ class SummaryTests {
 				.addSample(latency, Map.of("keys", keys, "target", "slotwise-jedis"), 5.0 * scale, 5.1 * scale,
 						4.9 * scale);
 		}
+		// The Lettuce path at 1,000 keys only: the row at 10 keys is skipped.
+		jmh.addSample(latency, Map.of("keys", "1000", "target", "slotwise-lettuce"), 6000, 6100, 5900);
 		jmh.write(this.run.resolve("multiget-latency.json"));
 		new Jmh().add("PipelineBenchmark.batch", "thrpt", Map.of("target", "sdr-jedis-one-by-one"), 25, 26, 24)
 			.add("PipelineBenchmark.batch", "thrpt", Map.of("target", "slotwise-jedis-pipelined"), 300, 310, 290)
@@ -47,7 +49,11 @@ class SummaryTests {
 			.contains("4.00x ±")
 			.contains("| target=slotwise-jedis-pipelined | 300 |")
 			.contains("12.00x ±")
-			.contains("No result: every trial failed (see `logs/pool-throughput.log`)");
+			.contains("No result: every trial failed (see `logs/pool-throughput.log`)")
+			.contains("## Lettuce path ÷ Jedis path")
+			.contains("| MultiGetLatencyBenchmark.multiGet sample {keys=1000} | 1.20x | ")
+			.contains("| 1.10x: OVER LIMIT |")
+			.contains("Skipped: MultiGetLatencyBenchmark.multiGet sample {keys=10} (no target=slotwise-lettuce)");
 		for (String chart : new String[] { "multiget-latency.png", "pipeline.png" }) {
 			byte[] png = Files.readAllBytes(this.run.resolve(chart));
 			assertThat(png).hasSizeGreaterThan(1000);
