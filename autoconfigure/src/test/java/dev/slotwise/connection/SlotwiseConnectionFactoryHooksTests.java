@@ -10,6 +10,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatNoException;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The contribution hooks of both Slotwise connection factories: a hook only one
@@ -41,6 +42,17 @@ class SlotwiseConnectionFactoryHooksTests {
 			.isThrownBy(() -> this.jedis.claimClusterConnections("second", (client, executor, topology) -> null))
 			.withMessageContaining("'second' cannot provide the cluster connections of the Jedis connection factory")
 			.withMessageContaining("'first' already provides it");
+	}
+
+	@Test
+	void jedisClusterConnectionsBeforeStartFailAsSpringDataRedisDoes() {
+		SlotwiseJedisConnectionFactory plain = new SlotwiseJedisConnectionFactory(CLUSTER,
+				JedisClientConfiguration.defaultConfiguration());
+		this.jedis.claimClusterConnections("first", (client, executor, topology) -> {
+			throw new AssertionError("created before the factory started");
+		});
+		String expected = catchThrowable(plain::getClusterConnection).getMessage();
+		assertThatIllegalStateException().isThrownBy(this.jedis::getClusterConnection).withMessage(expected);
 	}
 
 	@Test
