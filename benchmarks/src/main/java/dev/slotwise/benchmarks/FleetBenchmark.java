@@ -40,7 +40,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * second over the 30 s from the kill, per node and the largest node's share, and each
  * instance's time to recovery (from the kill to the first call after which none failed),
  * also counted from the replica's promotion (seen by polling its
- * {@code INFO replication}).</li>
+ * {@code INFO replication}); and each instance's time from the promotion to its first
+ * successful call that read a key of the killed master's slots (issue 31: every instance
+ * routes to the promoted replica within 1 s).</li>
  * </ol>
  * Every value read is checked against what was written. Not JMH: a scenario counted on
  * the servers, like {@link MultiGetCpu}; the variants run one after another in one JVM
@@ -123,6 +125,8 @@ public final class FleetBenchmark {
 				RedisNode victim = cluster.masters().get(0);
 				// Before the statistics reset: replicasOf sends CLUSTER NODES.
 				RedisNode replica = cluster.replicasOf(victim).get(0);
+				boolean[] victimKeys = keysServedBy(cluster, victim);
+				fleet.forEach((instance) -> instance.watchKeys(victimKeys));
 				cluster.resetStats();
 				long kill = System.nanoTime();
 				fleet.forEach((instance) -> instance.markKill(kill));
@@ -141,16 +145,47 @@ public final class FleetBenchmark {
 				double outageSeconds = (System.nanoTime() - kill) / 1e9;
 				fleet.forEach(Instance::stopLoad);
 				double[] recovery = fleet.stream().mapToDouble((i) -> i.recoverySeconds()).sorted().toArray();
+				long promotedAt = promoted;
+				double[] routed = fleet.stream()
+					.mapToDouble((i) -> (promotedAt < 0) ? Double.NaN : i.routedSeconds(promotedAt))
+					.sorted()
+					.toArray();
 				long wrong = fleet.stream().mapToLong((i) -> i.wrong.get()).sum();
 				long calls = fleet.stream().mapToLong((i) -> i.calls.get()).sum();
 				long failed = fleet.stream().mapToLong((i) -> i.failures.get()).sum();
 				return new Result(variant, instances, steadyQueries, steadySeconds, connections, outageQueries,
-						outageSeconds, recovery, promotionSeconds, calls, failed, wrong);
+						outageSeconds, recovery, promotionSeconds, routed, calls, failed, wrong);
 			}
 			finally {
 				fleet.forEach(Instance::close);
 			}
 		}
+	}
+
+	/**
+	 * Which of the keys a node serves, from its own {@code CLUSTER NODES} line.
+	 */
+	private static boolean[] keysServedBy(RedisTestCluster cluster, RedisNode node) {
+		String nodes = cluster.withAdmin(node, (redis.clients.jedis.Jedis jedis) -> jedis.clusterNodes());
+		java.util.BitSet slots = new java.util.BitSet(16384);
+		for (String line : nodes.split("\n")) {
+			String[] fields = line.trim().split(" ");
+			if (fields.length < 3 || !fields[2].contains("myself")) {
+				continue;
+			}
+			for (int i = 8; i < fields.length; i++) {
+				if (!fields[i].startsWith("[")) {
+					String[] range = fields[i].split("-");
+					int first = Integer.parseInt(range[0]);
+					slots.set(first, ((range.length > 1) ? Integer.parseInt(range[1]) : first) + 1);
+				}
+			}
+		}
+		boolean[] served = new boolean[KEYSPACE];
+		for (int i = 0; i < KEYSPACE; i++) {
+			served[i] = slots.get(io.lettuce.core.cluster.SlotHash.getSlot(key(i)));
+		}
+		return served;
 	}
 
 	private static void populate(RedisTestCluster cluster) {
@@ -246,6 +281,15 @@ public final class FleetBenchmark {
 
 		private volatile long lastSuccess;
 
+		/** The keys of the master to be killed, set before the kill. */
+		private volatile boolean[] watchedKeys = new boolean[0];
+
+		/**
+		 * End times of the successful calls since the kill that read a watched key (a few
+		 * dozen per instance).
+		 */
+		private final List<Long> watchedSuccesses = java.util.Collections.synchronizedList(new ArrayList<>());
+
 		private volatile boolean running;
 
 		private Thread load;
@@ -285,8 +329,11 @@ public final class FleetBenchmark {
 			while (this.running) {
 				List<String> keys = new ArrayList<>(KEYS_PER_CALL);
 				List<String> expected = new ArrayList<>(KEYS_PER_CALL);
+				boolean[] watched = this.watchedKeys;
+				boolean watchedKey = false;
 				for (int k = 0; k < KEYS_PER_CALL; k++) {
 					int i = random.nextInt(KEYSPACE);
+					watchedKey |= i < watched.length && watched[i];
 					keys.add(key(i));
 					expected.add(value(i));
 				}
@@ -306,6 +353,9 @@ public final class FleetBenchmark {
 				long now = System.nanoTime();
 				if (ok) {
 					this.lastSuccess = now;
+					if (watchedKey && now >= this.killAt) {
+						this.watchedSuccesses.add(now);
+					}
 				}
 				else {
 					this.failures.incrementAndGet();
@@ -319,6 +369,24 @@ public final class FleetBenchmark {
 
 		void markKill(long at) {
 			this.killAt = at;
+		}
+
+		void watchKeys(boolean[] keys) {
+			this.watchedKeys = keys;
+		}
+
+		/**
+		 * Seconds from the promotion to the end of the first successful call that read a
+		 * key of the killed master's slots and ended after it; infinity when none did.
+		 */
+		double routedSeconds(long promotedAt) {
+			synchronized (this.watchedSuccesses) {
+				return this.watchedSuccesses.stream()
+					.filter((end) -> end >= promotedAt)
+					.findFirst()
+					.map((end) -> (end - promotedAt) / 1e9)
+					.orElse(Double.POSITIVE_INFINITY);
+			}
 		}
 
 		/**
@@ -369,17 +437,20 @@ public final class FleetBenchmark {
 	/** One variant's figures. */
 	private record Result(String variant, int instances, Map<RedisNode, Long> steadyQueries, double steadySeconds,
 			double connectionsPerInstance, Map<RedisNode, Long> outageQueries, double outageSeconds,
-			double[] recoverySeconds, double promotionSeconds, long calls, long failedCalls, long wrongValues) {
+			double[] recoverySeconds, double promotionSeconds, double[] routedSeconds, long calls, long failedCalls,
+			long wrongValues) {
 
 		static final String CSV_HEADER = "variant,instances,steady_queries,steady_seconds,steady_per_instance_per_s,"
 				+ "connections_per_instance,outage_queries,outage_seconds,outage_per_instance_per_s,"
 				+ "largest_node_share,recovery_median_s,recovery_max_s,not_recovered,calls,failed_calls,wrong_calls,"
-				+ "outage_queries_per_node,promotion_s,recovery_from_promotion_median_s,recovery_from_promotion_max_s";
+				+ "outage_queries_per_node,promotion_s,recovery_from_promotion_median_s,recovery_from_promotion_max_s,"
+				+ "routed_after_promotion_median_s,routed_after_promotion_max_s,routed_within_1s";
 
 		static final String TABLE_HEADER = "| variant | steady: topology queries / instance / s | server connections "
 				+ "/ instance | outage (30 s from the kill): queries / instance / s | largest node's share | recovery "
-				+ "median / max (s) | from the promotion: median / max (s) | failed calls | wrong values |\n"
-				+ "|---|---|---|---|---|---|---|---|---|";
+				+ "median / max (s) | from the promotion: median / max (s) | promotion to first success on its slots: "
+				+ "median / max (s), within 1 s | failed calls | wrong values |\n"
+				+ "|---|---|---|---|---|---|---|---|---|---|";
 
 		private static long total(Map<RedisNode, Long> queries) {
 			return queries.values().stream().mapToLong(Long::longValue).sum();
@@ -415,6 +486,18 @@ public final class FleetBenchmark {
 			return Math.max(0, recovery - this.promotionSeconds);
 		}
 
+		double medianRouted() {
+			return this.routedSeconds[this.routedSeconds.length / 2];
+		}
+
+		double maxRouted() {
+			return this.routedSeconds[this.routedSeconds.length - 1];
+		}
+
+		long routedWithinOneSecond() {
+			return Arrays.stream(this.routedSeconds).filter((seconds) -> seconds <= 1.0).count();
+		}
+
 		long notRecovered() {
 			return Arrays.stream(this.recoverySeconds).filter(Double::isInfinite).count();
 		}
@@ -434,24 +517,27 @@ public final class FleetBenchmark {
 
 		String row() {
 			return String.format(Locale.ROOT,
-					"| %s | %.3f | %.1f | %.3f | %.0f%% | %.1f / %s | %.2f / %s | %d of %d | %d |", this.variant,
-					steadyRate(), this.connectionsPerInstance, outageRate(), largestShare() * 100, medianRecovery(),
+					"| %s | %.3f | %.1f | %.3f | %.0f%% | %.1f / %s | %.2f / %s | %.2f / %.2f, %d of %d | %d of %d | %d |",
+					this.variant, steadyRate(), this.connectionsPerInstance, outageRate(), largestShare() * 100,
+					medianRecovery(),
 					(notRecovered() > 0)
 							? notRecovered() + " never" : String.format(Locale.ROOT, "%.1f", maxRecovery()),
 					fromPromotion(medianRecovery()),
 					(notRecovered() > 0) ? notRecovered() + " never"
 							: String.format(Locale.ROOT, "%.2f", fromPromotion(maxRecovery())),
-					this.failedCalls, this.calls, this.wrongValues);
+					medianRouted(), maxRouted(), routedWithinOneSecond(), this.instances, this.failedCalls, this.calls,
+					this.wrongValues);
 		}
 
 		String csv() {
 			return String.format(Locale.ROOT,
-					"%s,%d,%d,%.1f,%.4f,%.2f,%d,%.1f,%.4f,%.3f,%.2f,%.2f,%d,%d,%d,%d,\"%s\",%.2f,%.2f,%.2f",
+					"%s,%d,%d,%.1f,%.4f,%.2f,%d,%.1f,%.4f,%.3f,%.2f,%.2f,%d,%d,%d,%d,\"%s\",%.2f,%.2f,%.2f,%.2f,%.2f,%d",
 					this.variant, this.instances, total(this.steadyQueries), this.steadySeconds, steadyRate(),
 					this.connectionsPerInstance, total(this.outageQueries), this.outageSeconds, outageRate(),
 					largestShare(), medianRecovery(), maxRecovery(), notRecovered(), this.calls, this.failedCalls,
 					this.wrongValues, perNode(this.outageQueries), this.promotionSeconds,
-					fromPromotion(medianRecovery()), fromPromotion(maxRecovery()));
+					fromPromotion(medianRecovery()), fromPromotion(maxRecovery()), medianRouted(), maxRouted(),
+					routedWithinOneSecond());
 		}
 
 	}
