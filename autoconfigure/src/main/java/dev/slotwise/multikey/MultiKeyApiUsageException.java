@@ -12,7 +12,8 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
  * Spring Data Redis raises for a Jedis error reply, naming the node, the slot and the
  * reply.
  */
-public class MultiKeyApiUsageException extends InvalidDataAccessApiUsageException implements MultiKeyFailure {
+public non-sealed class MultiKeyApiUsageException extends InvalidDataAccessApiUsageException
+		implements MultiKeyFailure {
 
 	private final FailureDetails details;
 

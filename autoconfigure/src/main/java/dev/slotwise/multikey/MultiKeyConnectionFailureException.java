@@ -11,7 +11,8 @@ import org.springframework.data.redis.RedisConnectionFailureException;
  * the {@code RedisConnectionFailureException} Spring Data Redis raises for it, naming the
  * node and its slots.
  */
-public class MultiKeyConnectionFailureException extends RedisConnectionFailureException implements MultiKeyFailure {
+public non-sealed class MultiKeyConnectionFailureException extends RedisConnectionFailureException
+		implements MultiKeyFailure {
 
 	private final FailureDetails details;
 

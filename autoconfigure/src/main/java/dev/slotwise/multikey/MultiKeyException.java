@@ -12,7 +12,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
  * Jedis multi-key executor is saturated or shut down. See {@link MultiKeyFailure} for the
  * other types a cross-slot call fails with.
  */
-public class MultiKeyException extends DataAccessResourceFailureException implements MultiKeyFailure {
+public non-sealed class MultiKeyException extends DataAccessResourceFailureException implements MultiKeyFailure {
 
 	private final FailureDetails details;
 

@@ -25,7 +25,8 @@ import java.util.SortedSet;
  * The whole call fails: no partial result is returned. For a failed {@code mSet},
  * {@code del} or {@code unlink}, slots on other nodes may have been written.
  */
-public interface MultiKeyFailure {
+public sealed interface MultiKeyFailure permits MultiKeyApiUsageException, MultiKeyConnectionFailureException,
+		MultiKeyException, MultiKeySystemException, MultiKeyTimeoutException {
 
 	/**
 	 * Returns what failed, without the nodes and slots.
@@ -54,8 +55,8 @@ public interface MultiKeyFailure {
 	/**
 	 * Returns the details behind {@link #what()}, {@link #getNodes()} and
 	 * {@link #getSlots()}, so that each exception keeps one field rather than three
-	 * getters. Their type is package-private: only this package's exceptions implement
-	 * this interface.
+	 * getters. Internal: the type is package-private, and the interface is sealed to the
+	 * five exceptions above; read the details through the getters.
 	 * @return the details
 	 */
 	FailureDetails failureDetails();

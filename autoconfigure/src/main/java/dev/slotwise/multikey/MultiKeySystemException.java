@@ -11,7 +11,7 @@ import org.springframework.data.redis.RedisSystemException;
  * {@code OOM}), or its redirects ran out: the {@code RedisSystemException} Spring Data
  * Redis raises for a Lettuce error reply, naming the node, the slot and the reply.
  */
-public class MultiKeySystemException extends RedisSystemException implements MultiKeyFailure {
+public non-sealed class MultiKeySystemException extends RedisSystemException implements MultiKeyFailure {
 
 	private final FailureDetails details;
 

@@ -12,7 +12,7 @@ import org.springframework.dao.QueryTimeoutException;
  * {@code QueryTimeoutException} Spring Data Redis raises for a command timeout, naming
  * the nodes still in flight and their slots.
  */
-public class MultiKeyTimeoutException extends QueryTimeoutException implements MultiKeyFailure {
+public non-sealed class MultiKeyTimeoutException extends QueryTimeoutException implements MultiKeyFailure {
 
 	private final FailureDetails details;
 
