@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Nodes that announce an address a client cannot reach, as behind a NAT or a container's
- * port publishing: every node announces its port + {@value #OFFSET}, where nothing
+ * port publishing: every node announces its port ± {@value #OFFSET}, where nothing
  * listens, and the application maps announced addresses to the real ones with the
  * client's own mapper (Jedis's {@code HostAndPortMapper} through a
  * {@link JedisClientConfigurationBuilderCustomizer}, Lettuce's
@@ -142,7 +142,7 @@ class AddressMappingIntegrationTests {
 
 	/** Announced port → real port, as the application would configure it for its NAT. */
 	private static int realPort(int port) {
-		return (port >= OFFSET + 20_000) ? port - OFFSET : port;
+		return cluster.realPort(port);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -3,6 +3,8 @@ package dev.slotwise.test.cluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -81,7 +84,10 @@ public final class RedisTestCluster implements AutoCloseable {
 	 * What each node adds to its port to give the port it announces
 	 * ({@code cluster-announce-port}), 0 for none.
 	 */
-	private volatile int portOffset;
+	/**
+	 * The port each node announces, by its real port: none unless behind a port mapping.
+	 */
+	private volatile Map<Integer, Integer> announcedPorts = Map.of();
 
 	/**
 	 * The IP every node announces ({@code cluster-announce-ip}), or {@code null} when
@@ -173,7 +179,7 @@ public final class RedisTestCluster implements AutoCloseable {
 
 	/**
 	 * Starts and forms a cluster whose nodes announce a client port no process listens on
-	 * ({@code cluster-announce-port} = port + {@code portOffset}), as nodes behind a NAT
+	 * ({@code cluster-announce-port} = port ± {@code portOffset}), as nodes behind a NAT
 	 * or a container's port publishing do: {@code CLUSTER SLOTS}, {@code CLUSTER NODES}
 	 * and redirects name 127.0.0.1 and the announced port, which a client reaches only
 	 * through an address mapper (Jedis's {@code HostAndPortMapper}, Lettuce's
@@ -182,18 +188,51 @@ public final class RedisTestCluster implements AutoCloseable {
 	 * real ports. Replicas connect to their master at its announced address, so only a
 	 * shape without replicas becomes healthy. Not shared: the caller closes it.
 	 * @param shape the number of masters and replicas
-	 * @param portOffset added to each node's port to give the port it announces
+	 * <p>
+	 * A node announces its port plus {@code portOffset}, or minus it where the sum would
+	 * pass 65,535 (test ports are drawn from both sides of the ephemeral range); map
+	 * announced ports back with {@link #realPort(int)}.
+	 * @param portOffset added to (or taken from) each node's port to give the port it
+	 * announces
 	 * @return the running cluster, healthy
+	 * @throws IllegalStateException when two nodes would announce the same port, or one
+	 * the port of another node
 	 */
 	public static RedisTestCluster startBehindPortMapping(ClusterShape shape, int portOffset) {
 		String executable = LocalProcessLauncher.findExecutable()
 			.orElseThrow(() -> new IllegalStateException("Announced ports need a local redis-server"));
+		IntUnaryOperator announce = (port) -> (port + portOffset <= 65_535) ? port + portOffset : port - portOffset;
 		RedisTestCluster cluster = start(shape,
 				new LocalProcessLauncher(executable,
-						(port) -> List.of("--cluster-announce-port", Integer.toString(port + portOffset))),
+						(port) -> List.of("--cluster-announce-port", Integer.toString(announce.applyAsInt(port)))),
 				"127.0.0.1", null);
-		cluster.portOffset = portOffset;
+		Map<Integer, Integer> announced = new HashMap<>();
+		for (RedisNode node : cluster.nodes) {
+			announced.put(node.port(), announce.applyAsInt(node.port()));
+		}
+		Set<Integer> distinct = new HashSet<>(announced.values());
+		if (distinct.size() < announced.size() || distinct.stream().anyMatch(announced::containsKey)) {
+			cluster.close();
+			throw new IllegalStateException("Nodes on ports " + announced.keySet() + " would announce " + announced
+					+ " with the offset " + portOffset + ": announced ports must be distinct and served by none");
+		}
+		cluster.announcedPorts = Map.copyOf(announced);
 		return cluster;
+	}
+
+	/**
+	 * Returns the real port of a node from the port it announces (see
+	 * {@link #startBehindPortMapping}).
+	 * @param port a port the cluster reports
+	 * @return the port the node listens on; the port itself when no node announces it
+	 */
+	public int realPort(int port) {
+		for (Map.Entry<Integer, Integer> entry : this.announcedPorts.entrySet()) {
+			if (entry.getValue() == port) {
+				return entry.getKey();
+			}
+		}
+		return port;
 	}
 
 	/**
@@ -203,7 +242,7 @@ public final class RedisTestCluster implements AutoCloseable {
 	 * @return the port {@code CLUSTER SLOTS}, {@code CLUSTER NODES} and redirects name
 	 */
 	public int announcedPort(RedisNode node) {
-		return node.port() + this.portOffset;
+		return this.announcedPorts.getOrDefault(node.port(), node.port());
 	}
 
 	private static List<String> announcing(String ip) {
@@ -544,8 +583,8 @@ public final class RedisTestCluster implements AutoCloseable {
 					.map((line) -> line.split(" "))
 					.filter((fields) -> Arrays.asList(fields[2].split(",")).contains(role)
 							&& !fields[2].contains("fail"))
-					.map((fields) -> Integer.parseInt(fields[1].substring(fields[1].indexOf(':') + 1).split("[@,]")[0])
-							- this.portOffset)
+					.map((fields) -> realPort(
+							Integer.parseInt(fields[1].substring(fields[1].indexOf(':') + 1).split("[@,]")[0])))
 					.collect(Collectors.toSet());
 				return this.nodes.stream().filter((n) -> ports.contains(n.port())).toList();
 			}
@@ -752,8 +791,8 @@ public final class RedisTestCluster implements AutoCloseable {
 				int first = Integer.parseInt(range[0]);
 				int last = (range.length > 1) ? Integer.parseInt(range[1]) : first;
 				if (slot >= first && slot <= last) {
-					int port = Integer.parseInt(fields[1].substring(fields[1].indexOf(':') + 1).split("[@,]")[0])
-							- this.portOffset;
+					int port = realPort(
+							Integer.parseInt(fields[1].substring(fields[1].indexOf(':') + 1).split("[@,]")[0]));
 					return this.nodes.stream().filter((node) -> node.port() == port).findFirst().orElseThrow();
 				}
 			}
@@ -803,8 +842,8 @@ public final class RedisTestCluster implements AutoCloseable {
 		Set<Integer> ports = lines.stream()
 			.map((line) -> line.split(" "))
 			.filter((fields) -> fields[3].equals(masterId))
-			.map((fields) -> Integer.parseInt(fields[1].substring(fields[1].lastIndexOf(':') + 1).split("[@,]")[0])
-					- this.portOffset)
+			.map((fields) -> realPort(
+					Integer.parseInt(fields[1].substring(fields[1].lastIndexOf(':') + 1).split("[@,]")[0])))
 			.collect(Collectors.toSet());
 		return this.nodes.stream().filter((n) -> ports.contains(n.port())).toList();
 	}
