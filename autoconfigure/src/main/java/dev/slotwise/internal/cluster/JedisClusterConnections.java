@@ -64,14 +64,14 @@ public final class JedisClusterConnections implements SlotwiseJedisConnectionFac
 		}
 		logger.debug("Jedis cluster connections composed of "
 				+ this.features.stream().map(JedisClusterFeature::name).toList());
-		factory.claimClusterConnections(CONTRIBUTOR, new ConnectionReplacer());
+		factory.claimClusterConnections(CONTRIBUTOR, new ConnectionCreator());
 	}
 
 	/**
 	 * Creates the {@link SlotwiseJedisClusterConnection}s over the running factory's
 	 * client, topology provider and command executor.
 	 */
-	private final class ConnectionReplacer implements SlotwiseJedisConnectionFactory.ClusterConnectionCreator {
+	private final class ConnectionCreator implements SlotwiseJedisConnectionFactory.ClusterConnectionCreator {
 
 		/**
 		 * The features started once per factory start: a restarted factory has a new

@@ -3,13 +3,13 @@ package dev.slotwise.internal.cluster;
 import java.util.function.Supplier;
 
 import dev.slotwise.connection.SlotwiseLettuceConnectionFactory;
+import dev.slotwise.internal.multikey.EngineHolder;
 import dev.slotwise.internal.pubsub.ClusterPubSub;
 import dev.slotwise.internal.pubsub.ConnectionSubscription;
 import dev.slotwise.internal.pubsub.JedisPubSubSupport;
 import dev.slotwise.internal.pubsub.LettucePubSubSupport;
 import dev.slotwise.internal.pubsub.PubSubObserver;
 import dev.slotwise.internal.pubsub.PubSubRuntime;
-import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 import org.jspecify.annotations.Nullable;
 
@@ -86,39 +86,17 @@ public final class PubSubFeature {
 
 		private final SlotwiseLettuceConnectionFactory factory;
 
-		private final PubSubRuntime runtime;
-
-		private final PubSubObserver observer;
-
-		/** Read without the lock: every connection handed out asks for it. */
-		private volatile @Nullable Bound bound;
+		private final EngineHolder<RedisClusterClient, ClusterPubSub> pubSub;
 
 		PubSubBinding(SlotwiseLettuceConnectionFactory factory, PubSubRuntime runtime, PubSubObserver observer) {
 			this.factory = factory;
-			this.runtime = runtime;
-			this.observer = observer;
+			this.pubSub = new EngineHolder<>((client) -> LettucePubSubSupport.create(runtime, client,
+					factory::getOrCreateNativeClusterConnection, observer));
 		}
 
 		@Nullable ClusterPubSub current() {
-			AbstractRedisClient client = this.factory.getNativeClient();
-			if (!(client instanceof RedisClusterClient cluster)) {
-				return null;
-			}
-			Bound bound = this.bound;
-			return (bound != null && bound.client() == client) ? bound.pubSub() : bind(cluster);
-		}
-
-		private synchronized ClusterPubSub bind(RedisClusterClient client) {
-			Bound bound = this.bound;
-			if (bound == null || bound.client() != client) {
-				bound = new Bound(client, LettucePubSubSupport.create(this.runtime, client,
-						this.factory::getOrCreateNativeClusterConnection, this.observer));
-				this.bound = bound;
-			}
-			return bound.pubSub();
-		}
-
-		private record Bound(AbstractRedisClient client, ClusterPubSub pubSub) {
+			return (this.factory.getNativeClient() instanceof RedisClusterClient client) ? this.pubSub.get(client)
+					: null;
 		}
 
 	}

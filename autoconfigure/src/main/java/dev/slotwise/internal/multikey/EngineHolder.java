@@ -8,8 +8,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The one way an engine is kept: built on first use for what it runs over (a client and
  * topology provider, a native connection), and built again when that changes, as it does
- * when the connection factory restarts. Racing callers may each build one on a change;
- * the last one stays, and the others still work for the calls that built them.
+ * when the connection factory restarts. Read without a lock, as every connection handed
+ * out asks; built under one, so that racing callers build one engine per change, not one
+ * each (an engine may own threads and connections: a second one would be left running).
  *
  * @param <K> what the engine runs over, compared with {@link Object#equals(Object)}
  * @param <E> the engine
@@ -31,6 +32,11 @@ public final class EngineHolder<K, E> {
 	 * @return the engine
 	 */
 	public E get(K over) {
+		Held<K, E> current = this.held;
+		return (current != null && Objects.equals(current.over, over)) ? current.engine : build(over);
+	}
+
+	private synchronized E build(K over) {
 		Held<K, E> current = this.held;
 		if (current == null || !Objects.equals(current.over, over)) {
 			current = new Held<>(over, this.builder.apply(over));

@@ -4,9 +4,11 @@ import java.util.List;
 
 import dev.slotwise.internal.routing.NodeAddress;
 
+import org.springframework.data.redis.connection.ClusterTopology;
+
 /**
  * Opens the {@link InvalidationLink}s of one near cache over one client, and reads the
- * cluster's shards.
+ * cluster's topology.
  */
 interface InvalidationLinks extends AutoCloseable {
 
@@ -21,13 +23,14 @@ interface InvalidationLinks extends AutoCloseable {
 	InvalidationLink open(NodeAddress node, List<byte[]> prefixes, InvalidationLink.Events events);
 
 	/**
-	 * Returns the shards of the cluster as the client sees it.
+	 * Returns the cluster's topology as the client sees it: the same instance until the
+	 * client refreshes it.
 	 * @param fresh whether to ask the cluster now rather than use the client's cached
 	 * view
-	 * @return the shards
+	 * @return the topology
 	 * @throws RuntimeException when no view can be had
 	 */
-	Shards shards(boolean fresh);
+	ClusterTopology topology(boolean fresh);
 
 	/**
 	 * Releases what the links share. Links are closed before.

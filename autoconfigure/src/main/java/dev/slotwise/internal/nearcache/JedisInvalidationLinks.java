@@ -9,6 +9,7 @@ import dev.slotwise.internal.topology.RefreshableTopologyProvider;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.RedisClusterClient;
 
+import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 
 /**
@@ -18,8 +19,6 @@ import org.springframework.data.redis.connection.ClusterTopologyProvider;
  * topology provider.
  */
 final class JedisInvalidationLinks implements InvalidationLinks {
-
-	private final Shards.Memo shards = new Shards.Memo();
 
 	private final RedisClusterClient client;
 
@@ -41,11 +40,11 @@ final class JedisInvalidationLinks implements InvalidationLinks {
 	}
 
 	@Override
-	public Shards shards(boolean fresh) {
+	public ClusterTopology topology(boolean fresh) {
 		if (fresh && this.topologyProvider instanceof RefreshableTopologyProvider refreshable) {
 			refreshable.invalidate();
 		}
-		return this.shards.of(this.topologyProvider.getTopology());
+		return this.topologyProvider.getTopology();
 	}
 
 	private Connection borrow(NodeAddress node) {

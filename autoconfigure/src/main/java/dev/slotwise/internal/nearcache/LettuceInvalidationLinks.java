@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 import dev.slotwise.internal.routing.NodeAddress;
 import io.lettuce.core.cluster.RedisClusterClient;
 
+import org.springframework.data.redis.connection.ClusterTopology;
 import org.springframework.data.redis.connection.ClusterTopologyProvider;
 
 /**
@@ -15,8 +16,6 @@ import org.springframework.data.redis.connection.ClusterTopologyProvider;
  * when asked fresh.
  */
 final class LettuceInvalidationLinks implements InvalidationLinks {
-
-	private final Shards.Memo shards = new Shards.Memo();
 
 	private final RedisClusterClient client;
 
@@ -38,11 +37,11 @@ final class LettuceInvalidationLinks implements InvalidationLinks {
 	}
 
 	@Override
-	public Shards shards(boolean fresh) {
+	public ClusterTopology topology(boolean fresh) {
 		if (fresh) {
 			this.refresh.run();
 		}
-		return this.shards.of(this.topology.get().getTopology());
+		return this.topology.get().getTopology();
 	}
 
 	@Override

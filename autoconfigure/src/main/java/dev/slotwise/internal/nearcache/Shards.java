@@ -135,24 +135,4 @@ record Shards(@Nullable NodeAddress[] owners, Map<NodeAddress, BitSet> shardSlot
 		return moved;
 	}
 
-	/**
-	 * Reads the shards of a topology once: the topology providers hand out the same
-	 * topology until they refresh it, and the tracking asks for the shards every 200 ms.
-	 */
-	static final class Memo {
-
-		private @Nullable ClusterTopology topology;
-
-		private Shards shards = NONE;
-
-		synchronized Shards of(ClusterTopology topology) {
-			if (topology != this.topology) {
-				this.shards = Shards.of(topology);
-				this.topology = topology;
-			}
-			return this.shards;
-		}
-
-	}
-
 }

@@ -18,6 +18,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.ClusterTopology;
+
 /**
  * Keeps one {@link InvalidationLink} on every live node of the cluster and tells the
  * {@link NearCache} which slots it may keep: a slot is tracked while every live node of
@@ -65,6 +67,9 @@ final class Tracking implements AutoCloseable {
 	private int sinceFailedLeftOut;
 
 	private volatile Shards view = Shards.NONE;
+
+	/** The topology {@link #view} was read from. */
+	private @Nullable ClusterTopology viewTopology;
 
 	private volatile @Nullable String refused;
 
@@ -142,7 +147,11 @@ final class Tracking implements AutoCloseable {
 		}
 		Shards shards;
 		try {
-			shards = this.links.shards(this.fresh.getAndSet(false));
+			ClusterTopology topology = this.links.topology(this.fresh.getAndSet(false));
+			// Read once per topology: the client hands out the same one until it
+			// refreshes, and this runs every 200 ms.
+			shards = (topology == this.viewTopology) ? this.view : Shards.of(topology);
+			this.viewTopology = topology;
 		}
 		catch (RuntimeException ex) {
 			// No view: keep what is tracked (every link that drops untracks its shard by
