@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +21,7 @@ import dev.slotwise.test.cluster.RedisNode;
 import dev.slotwise.test.cluster.RedisTestCluster;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 
 import org.springframework.boot.WebApplicationType;
@@ -166,9 +169,8 @@ public final class FleetBenchmark {
 	 * Which of the keys a node serves, from its own {@code CLUSTER NODES} line.
 	 */
 	private static boolean[] keysServedBy(RedisTestCluster cluster, RedisNode node) {
-		String nodes = cluster.withAdmin(node, (redis.clients.jedis.Jedis jedis) -> jedis.clusterNodes());
-		java.util.BitSet slots = new java.util.BitSet(16384);
-		for (String line : nodes.split("\n")) {
+		BitSet slots = new BitSet(SlotHash.SLOT_COUNT);
+		for (String line : cluster.clusterNodes(node)) {
 			String[] fields = line.trim().split(" ");
 			if (fields.length < 3 || !fields[2].contains("myself")) {
 				continue;
@@ -183,7 +185,7 @@ public final class FleetBenchmark {
 		}
 		boolean[] served = new boolean[KEYSPACE];
 		for (int i = 0; i < KEYSPACE; i++) {
-			served[i] = slots.get(io.lettuce.core.cluster.SlotHash.getSlot(key(i)));
+			served[i] = slots.get(SlotHash.getSlot(key(i)));
 		}
 		return served;
 	}
@@ -288,7 +290,7 @@ public final class FleetBenchmark {
 		 * End times of the successful calls since the kill that read a watched key (a few
 		 * dozen per instance).
 		 */
-		private final List<Long> watchedSuccesses = java.util.Collections.synchronizedList(new ArrayList<>());
+		private final List<Long> watchedSuccesses = Collections.synchronizedList(new ArrayList<>());
 
 		private volatile boolean running;
 
